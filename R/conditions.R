@@ -1,0 +1,27 @@
+# Conditions signalled by aurc. Errors carry class `aurc_error`, warnings
+# `aurc_warning`, plus a specific subclass, so callers can catch them.
+
+abort_aurc <- function(message, ..., class = NULL,
+                       call = rlang::caller_env(),
+                       .envir = parent.frame()) {
+  cli::cli_abort(
+    message, ...,
+    class = c(class, "aurc_error"), call = call, .envir = .envir
+  )
+}
+
+warn_aurc <- function(message, ..., class = NULL, .envir = parent.frame()) {
+  cli::cli_warn(message, ..., class = c(class, "aurc_warning"), .envir = .envir)
+}
+
+# NA with a classed warning: nothing left to compute on.
+warn_no_data <- function(call = rlang::caller_env()) {
+  warn_aurc(
+    c(
+      "No samples left to compute on; returning {.val {NA}}.",
+      i = "Check for missing values or all-zero {.arg case_weights}."
+    ),
+    class = "aurc_warning_no_data",
+    call = call
+  )
+}

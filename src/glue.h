@@ -1,0 +1,33 @@
+// Shared pieces of the R glue (src/rcpp_*.cpp): the interrupt check handed to
+// the core kernels and argument decoding that must fail with an R error.
+#ifndef AURC_GLUE_H
+#define AURC_GLUE_H
+
+#include <RcppArmadillo.h>
+
+#include <string>
+
+#include "core/rank_weights.h"
+#include "core/ties.h"
+
+namespace aurc {
+
+// Passed to core kernels; runs on the master thread only.
+struct RInterrupt {
+  void operator()() const { Rcpp::checkUserInterrupt(); }
+};
+
+inline Estimator estimator_arg(const std::string& name) {
+  Estimator est;
+  if (!parse_estimator(name, est)) Rcpp::stop("unknown estimator '" + name + "'");
+  return est;
+}
+
+// Null pointer for an empty vector: "no case weights".
+inline const double* optional_ptr(const Rcpp::NumericVector& x) {
+  return x.size() ? x.begin() : nullptr;
+}
+
+}  // namespace aurc
+
+#endif
