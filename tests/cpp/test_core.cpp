@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "core/aurc.h"
+#include "core/augrc.h"
 
 namespace {
 
@@ -152,6 +152,53 @@ void test_reference_values() {
   CHECK(std::isnan(aurc::aurc_estimate(aurc::Estimator::alpha, sl, 0)));
 }
 
+// AUGRC (trapezoid and step) and failure AUROC against brute force, and the
+// identity AUGRC = (1 - AUROC_f) acc (1 - acc) + (1 - acc)^2 / 2 (Traub Eq. 7)
+void test_augrc() {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> norm;
+  std::bernoulli_distribution fail(0.3);
+  for (std::size_t n : {2, 9, 40, 250}) {
+    std::vector<double> s(n), f(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s[i] = std::round(norm(rng) * 3) / 3;
+      f[i] = fail(rng) ? 1.0 : 0.0;
+      w[i] = 1.0 + double(i % 3);
+    }
+    f[0] = 1;
+    f[1] = 0;
+    double nw = 0, brute_trap = 0, brute_step = 0, good = 0, bad = 0, pairs = 0;
+    for (double x : w) nw += x;
+    for (std::size_t i = 0; i < n; ++i) {
+      double r = 0, a = 1;
+      for (std::size_t k = 0; k < n; ++k) {
+        if (s[k] <= s[i]) r += w[k];
+        if (s[k] < s[i]) a += w[k];
+        if (f[i] == 0 && f[k] == 1)
+          pairs += w[i] * w[k] * (s[i] > s[k] ? 1.0 : s[i] == s[k] ? 0.5 : 0);
+      }
+      brute_trap += w[i] * ((a + r) / 2 - 0.5) * f[i];
+      brute_step += w[i] * r * f[i];
+      (f[i] == 1 ? bad : good) += w[i];
+    }
+    aurc::Presorted p;
+    aurc::presort(s.data(), n, p);
+    const aurc::PresortedGroups src{p, f.data(), w.data()};
+    const double trap = aurc::augrc_trapezoid(src, nw);
+    const double auroc = aurc::failure_auroc(src);
+    CHECK(close(trap, brute_trap / (nw * nw)));
+    CHECK(close(aurc::augrc_step(src, nw), brute_step / (nw * nw)));
+    CHECK(close(auroc, pairs / (good * bad)));
+    const double acc = good / nw;
+    CHECK(close(trap, (1 - auroc) * acc * (1 - acc) + (1 - acc) * (1 - acc) / 2,
+                1e-14));
+  }
+  std::vector<double> s = {1, 2}, f = {1, 1};
+  aurc::Presorted p;
+  aurc::presort(s.data(), 2, p);
+  CHECK(std::isnan(aurc::failure_auroc(aurc::PresortedGroups{p, f.data(), nullptr})));
+}
+
 struct CountingCheck {
   int* calls;
   void operator()() const { ++*calls; }
@@ -173,6 +220,7 @@ int main() {
   test_radix_sort();
   test_estimators();
   test_reference_values();
+  test_augrc();
   test_interrupt_hook();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
