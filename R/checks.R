@@ -25,7 +25,10 @@ check_bool <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env()) {
   if (!rlang::is_bool(x)) {
     abort_aurc(
-      "{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.obj_type_friendly {x}}.",
+      paste(
+        "{.arg {arg}} must be {.code TRUE} or {.code FALSE},",
+        "not {.obj_type_friendly {x}}."
+      ),
       class = "aurc_error_type", call = call
     )
   }
@@ -36,7 +39,11 @@ check_bool <- function(x, arg = rlang::caller_arg(x),
 check_choice <- function(x, values, arg = rlang::caller_arg(x),
                          call = rlang::caller_env()) {
   if (!rlang::is_string(x) || !x %in% values) {
-    shown <- if (rlang::is_string(x)) "{.val {x}}" else "{.obj_type_friendly {x}}"
+    shown <- if (rlang::is_string(x)) {
+      "{.val {x}}"
+    } else {
+      "{.obj_type_friendly {x}}"
+    }
     abort_aurc(
       c(
         "{.arg {arg}} must be one of {.or {.val {values}}}.",
@@ -54,7 +61,11 @@ check_numeric_vector <- function(x, arg = rlang::caller_arg(x),
   ok <- (is.numeric(x) || (allow_logical && is.logical(x))) &&
     !is.object(x) && is.null(dim(x))
   if (!ok) {
-    what <- if (allow_logical) "a numeric or logical vector" else "a numeric vector"
+    what <- if (allow_logical) {
+      "a numeric or logical vector"
+    } else {
+      "a numeric vector"
+    }
     abort_aurc(
       "{.arg {arg}} must be {what}, not {.obj_type_friendly {x}}.",
       class = "aurc_error_type", call = call
@@ -69,7 +80,10 @@ check_same_length <- function(x, n, arg = rlang::caller_arg(x),
     abort_aurc(
       c(
         "{.arg {arg}} must have the same length as {.arg {arg_n}}.",
-        x = "{.arg {arg}} has length {length(x)}; {.arg {arg_n}} has length {n}."
+        x = paste(
+          "{.arg {arg}} has length {length(x)};",
+          "{.arg {arg_n}} has length {n}."
+        )
       ),
       class = "aurc_error_length", call = call
     )
@@ -121,7 +135,10 @@ check_failure <- function(failure, n, arg = "failure",
   if (length(bad) > 0) {
     abort_aurc(
       c(
-        "{.arg {arg}} must contain only 0 and 1 (or {.code FALSE}/{.code TRUE}).",
+        paste(
+          "{.arg {arg}} must contain only 0 and 1",
+          "(or {.code FALSE}/{.code TRUE})."
+        ),
         x = "Element {bad[1]} is {.val {failure[bad[1]]}}."
       ),
       class = "aurc_error_value", call = call
@@ -157,7 +174,7 @@ prepare_metric_input <- function(score, loss, case_weights = NULL,
     loss <- loss[keep]
     if (!is.null(case_weights)) case_weights <- case_weights[keep]
   }
-  case_weights <- if (is.null(case_weights)) double() else as.double(case_weights)
+  case_weights <- as.double(case_weights) # NULL becomes double(0): none
   total <- if (length(case_weights)) sum(case_weights) else length(score)
   if (!(total > 0)) {
     warn_no_data(call = call)

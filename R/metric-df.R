@@ -28,7 +28,10 @@ eval_column <- function(data, quo, arg, call = rlang::caller_env()) {
       abort_aurc(
         c(
           "Can't find {.arg {arg}} in {.arg data}.",
-          i = "Give a column name of {.arg data} or an expression of its columns."
+          i = paste(
+            "Give a column name of {.arg data}",
+            "or an expression of its columns."
+          )
         ),
         parent = e, class = "aurc_error_column", call = call
       )
@@ -41,7 +44,10 @@ eval_column <- function(data, quo, arg, call = rlang::caller_env()) {
     abort_aurc(
       c(
         "{.arg {arg}} must be a column of {.arg data}.",
-        x = "It has length {length(value)}; {.arg data} has {nrow(data)} row{?s}."
+        x = paste(
+          "It has length {length(value)};",
+          "{.arg data} has {nrow(data)} row{?s}."
+        )
       ),
       class = "aurc_error_column", call = call
     )

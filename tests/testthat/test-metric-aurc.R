@@ -8,7 +8,7 @@ test_that("hand-computed: three samples, no ties", {
   # r = 3, 2, 1; sele = (0 * 3 + 1 * 2 + 1 * 1) / 9
   expect_equal(aurc_vec(s, l, estimator = "sele"), 1 / 3)
   expect_equal(aurc_vec(s, l, estimator = "2sele"), 2 / 3)
-  # -log(1 - 2/4) - log(1 - 1/4), over n = 3
+  # minus log(1 - 2 / 4) minus log(1 - 1 / 4), over n = 3
   expect_equal(aurc_vec(s, l, estimator = "alpha_prime"), log(8 / 3) / 3)
   # flat 1/3 * 0, then trapezoids 1/3 * (0 + 1/2) / 2 + 1/3 * (1/2 + 2/3) / 2
   expect_equal(aurc_vec(s, l, estimator = "trapezoid"), 5 / 18)
@@ -42,7 +42,7 @@ test_that("reference values of the authors' public code", {
     tolerance = 1e-14
   )
   # Traub et al.'s example: 100 evenly spaced confidences, alternating
-  # wrong/correct
+  # between wrong and correct
   conf <- seq(0, 1, length.out = 100)
   loss <- 1 - rep(c(0, 1), 50)
   expect_equal(aurc_vec(conf, loss, estimator = "trapezoid"),
@@ -156,7 +156,7 @@ test_that("alpha weights: mean 1, H_n - H_{n-r} without ties only", {
   expect_equal(mean(w), 1, tolerance = 1e-13)
   expect_rel_equal(w, literal_alpha_weights(s))
   rmax <- literal_ranks(s)$r
-  h <- vapply(rmax, function(ri) harmonic(300) - harmonic(300 - ri), numeric(1))
+  h <- vapply(rmax, function(ri) harmonic(300) - harmonic(300 - ri), 0)
   expect_false(isTRUE(all.equal(w, h)))
   # weighted mean is 1 with case weights too
   cw <- stats::runif(300)
@@ -190,7 +190,10 @@ test_that("aurc_weights reproduce the estimate", {
 })
 
 test_that("special scores: -0 equals 0, infinite scores are ordered", {
-  expect_equal(aurc_vec(c(0, -0, 1), c(1, 0, 0)), aurc_vec(c(0, 0, 1), c(1, 0, 0)))
+  expect_equal(
+    aurc_vec(c(0, -0, 1), c(1, 0, 0)),
+    aurc_vec(c(0, 0, 1), c(1, 0, 0))
+  )
   s <- c(Inf, 2, -Inf, 1)
   l <- c(0, 1, 1, 0)
   expect_equal(aurc_vec(s, l), literal_aurc_alpha(s, l))
