@@ -330,8 +330,13 @@ check_labels <- function(labels, n, K, col_names = NULL, arg = "labels",
 check_positive_number <- function(x, arg = rlang::caller_arg(x),
                                   call = rlang::caller_env()) {
   if (!is.numeric(x) || length(x) != 1 || is.na(x) || !(x > 0)) {
+    shown <- if (is.numeric(x) && length(x) == 1) {
+      "It is {.val {x}}."
+    } else {
+      "It is {.obj_type_friendly {x}}."
+    }
     abort_aurc(
-      "{.arg {arg}} must be a single positive number, not {.obj_type_friendly {x}}.",
+      c("{.arg {arg}} must be a single positive number.", x = shown),
       class = "aurc_error_value", call = call
     )
   }

@@ -43,6 +43,24 @@
 #'
 #' df <- data.frame(conf = conf, failure = failure, half = rep(1:2, 50))
 #' augrc(df, conf, failure)
+#'
+#' # The toy example of Traub et al. (Fig. 2 b-d), rebuilt: three scores
+#' # rank 20 predictions; failures at these positions (1 = most confident).
+#' # CSF-1 and CSF-2 share accuracy and failure AUROC, CSF-3 is worse in
+#' # both, yet AURC prefers CSF-2 and CSF-3 to CSF-1 because of CSF-1's
+#' # high-confidence failure. AUGRC follows accuracy and AUROC_f.
+#' failures <- list(
+#'   "CSF-1" = c(2, 17, 18, 19), "CSF-2" = c(11, 14, 15, 16),
+#'   "CSF-3" = c(10, 12, 14, 15, 17)
+#' )
+#' sapply(failures, function(pos) {
+#'   score <- 20:1
+#'   f <- as.numeric(1:20 %in% pos)
+#'   c(
+#'     accuracy = 1 - mean(f), failure_auroc = failure_auroc_vec(score, f),
+#'     aurc = aurc_vec(score, f), augrc = augrc_vec(score, f)
+#'   )
+#' })
 #' @export
 augrc <- function(data, score, loss, ..., method = "trapezoid",
                   na_rm = FALSE, case_weights = NULL) {

@@ -168,7 +168,7 @@ void scores_members(const double* x, std::size_t S, std::size_t n,
     switch (type) {
       case Score::mcd_msp: out[i] = pbar[argmax_first(pbar)]; break;
       case Score::mcd_pe: out[i] = negh_bar; break;
-      case Score::mcd_mi: out[i] = mean_negh - negh_bar; break;
+      case Score::mcd_mi: out[i] = negh_bar - mean_negh; break;
       default: out[i] = std::numeric_limits<double>::quiet_NaN();
     }
   });
