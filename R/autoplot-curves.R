@@ -132,15 +132,21 @@ autoplot.aurc_contribution_curve <- function(object, ...) {
   ggplot2::ggplot(
     d,
     ggplot2::aes(
-      x = .data$position, y = .data$contribution, colour = .data$metric
+      x = .data$position, y = .data$contribution, colour = .data$metric,
+      linetype = .data$metric
     )
   ) +
     ggplot2::geom_line() +
+    # the two AUGRC rules differ by 1 / (2 n^2): the step rule is dashed so
+    # that both stay visible
+    ggplot2::scale_linetype_manual(
+      values = c("solid", "solid", "dashed"), name = NULL
+    ) +
     ggplot2::expand_limits(y = 0) +
     ggplot2::labs(
       x = "Position of the failure in the ranking (1 = most confident)",
       y = "Contribution of one failure to the metric",
-      colour = NULL,
+      colour = NULL, linetype = NULL,
       title = sprintf("Weight of one failure among %d predictions", nrow(object))
     ) +
     ggplot2::theme_bw() +
