@@ -147,7 +147,9 @@ autoplot.aurc_contribution_curve <- function(object, ...) {
       x = "Position of the failure in the ranking (1 = most confident)",
       y = "Contribution of one failure to the metric",
       colour = NULL, linetype = NULL,
-      title = sprintf("Weight of one failure among %d predictions", nrow(object))
+      title = sprintf(
+        "Weight of one failure among %d predictions", nrow(object)
+      )
     ) +
     ggplot2::theme_bw() +
     ggplot2::theme(legend.position = "bottom")

@@ -82,7 +82,9 @@ failure_df <- function(data, score, failure, case_weights, metric, na_rm,
                        call) {
   metric_df(
     data,
-    columns = list(score = score, failure = failure, case_weights = case_weights),
+    columns = list(
+      score = score, failure = failure, case_weights = case_weights
+    ),
     fn = function(score, failure, case_weights) {
       compute_metrics(score, failure, metric, na_rm, case_weights, call,
         binary = TRUE, loss_arg = "failure"

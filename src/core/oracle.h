@@ -67,8 +67,8 @@ double aurc_oracle(Estimator est, const LossSource& by_loss, double n) {
 // The asymptotic optimum of Geifman et al. for binary failures with error
 // rate err: err + (1 - err) log(1 - err), with its limit 1 at err = 1.
 inline double aurc_asymptotic_optimum(double err) {
-  if (!(err < 1.0)) return err == 1.0 ? 1.0
-                                      : std::numeric_limits<double>::quiet_NaN();
+  if (err == 1.0) return 1.0;
+  if (!(err < 1.0)) return std::numeric_limits<double>::quiet_NaN();
   return err + (1.0 - err) * std::log1p(-err);
 }
 
