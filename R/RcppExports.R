@@ -13,3 +13,27 @@ first_invalid_loss_impl <- function(loss) {
     .Call(`_aurc_first_invalid_loss_impl`, loss)
 }
 
+metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
+    .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
+}
+
+rc_curve_impl <- function(score, loss, case_weights) {
+    .Call(`_aurc_rc_curve_impl`, score, loss, case_weights)
+}
+
+contribution_impl <- function(n) {
+    .Call(`_aurc_contribution_impl`, n)
+}
+
+scores_impl <- function(x, dims, type, logits, temperature, p_norm) {
+    .Call(`_aurc_scores_impl`, x, dims, type, logits, temperature, p_norm)
+}
+
+losses_impl <- function(x, labels, type, logits, temperature) {
+    .Call(`_aurc_losses_impl`, x, labels, type, logits, temperature)
+}
+
+mean_nll_impl <- function(logits, labels, temperature) {
+    .Call(`_aurc_mean_nll_impl`, logits, labels, temperature)
+}
+

@@ -182,3 +182,180 @@ prepare_metric_input <- function(score, loss, case_weights = NULL,
   }
   list(score = score, loss = loss, case_weights = case_weights)
 }
+
+# ---- metrics of Traub et al. (issue 3) ----
+
+# A single number in [lower, upper]; missing or NULL is an error.
+check_number_between <- function(x, lower, upper, arg = rlang::caller_arg(x),
+                                 call = rlang::caller_env()) {
+  if (rlang::is_missing(x) || is.null(x)) {
+    abort_aurc(
+      "{.arg {arg}} is missing; give a number between {lower} and {upper}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && x >= lower &&
+    x <= upper
+  if (!ok) {
+    shown <- if (is.numeric(x) && length(x) == 1) {
+      "It is {.val {x}}."
+    } else {
+      "It is {.obj_type_friendly {x}}."
+    }
+    abort_aurc(
+      c(
+        "{.arg {arg}} must be a single number between {lower} and {upper}.",
+        x = shown
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(as.double(x))
+}
+
+# A numeric matrix of model outputs (n x K), or with `members = TRUE` also an
+# S x n x K array; all values finite. Returns the dims.
+check_outputs <- function(x, arg = rlang::caller_arg(x), members = FALSE,
+                          call = rlang::caller_env()) {
+  d <- dim(x)
+  ok_dim <- length(d) == 2 || (members && length(d) == 3)
+  if (!is.numeric(x) || !ok_dim || any(d == 0)) {
+    what <- if (members) {
+      "a numeric matrix (samples x classes) or a numeric array (members x samples x classes)"
+    } else {
+      "a numeric matrix (samples x classes)"
+    }
+    abort_aurc(
+      "{.arg {arg}} must be {what}, not {.obj_type_friendly {x}}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  if (!all(is.finite(x))) {
+    pos <- arrayInd(which(!is.finite(x))[1], d)
+    abort_aurc(
+      c(
+        "{.arg {arg}} must have finite values only.",
+        x = "{position_text(pos, d)} is {.val {x[which(!is.finite(x))[1]]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(d)
+}
+
+# "Row 3, column 2" or "Member 1, row 3, column 2"
+position_text <- function(pos, d) {
+  if (length(d) == 3) {
+    sprintf("Member %d, row %d, column %d", pos[1], pos[2], pos[3])
+  } else {
+    sprintf("Row %d, column %d", pos[1], pos[2])
+  }
+}
+
+# Probabilities: non-negative and every row summing to 1 (tolerance 1e-6).
+# The error names the first bad row (and member of an array).
+check_probs <- function(x, arg = rlang::caller_arg(x),
+                        call = rlang::caller_env()) {
+  d <- dim(x)
+  neg <- which(x < 0)
+  if (length(neg) > 0) {
+    pos <- arrayInd(neg[1], d)
+    abort_aurc(
+      c(
+        "{.arg {arg}} must hold probabilities: no negative values.",
+        x = "{position_text(pos, d)} is {.val {x[neg[1]]}}."
+      ),
+      class = "aurc_error_probs", call = call
+    )
+  }
+  sums <- if (length(d) == 3) apply(x, c(1, 2), sum) else rowSums(x)
+  bad <- which(abs(sums - 1) > 1e-6)
+  if (length(bad) > 0) {
+    pos <- arrayInd(bad[1], dim(as.matrix(sums)))
+    where <- if (length(d) == 3) {
+      sprintf("Member %d, row %d", pos[1], pos[2])
+    } else {
+      sprintf("Row %d", pos[1])
+    }
+    abort_aurc(
+      c(
+        "Each row of {.arg {arg}} must sum to 1.",
+        x = "{where} of {.arg {arg}} sums to {format(sums[bad[1]], digits = 6)}, not 1."
+      ),
+      class = "aurc_error_probs", call = call
+    )
+  }
+  invisible(x)
+}
+
+# Labels: whole numbers in 1..K, or a factor whose levels match the columns
+# (by name when the matrix has column names, else by number). Returns
+# 0-based integer class indices for the C++ kernels.
+check_labels <- function(labels, n, K, col_names = NULL, arg = "labels",
+                         call = rlang::caller_env()) {
+  if (is.factor(labels)) {
+    lev <- levels(labels)
+    if (!is.null(col_names) && !identical(lev, col_names)) {
+      abort_aurc(
+        c(
+          "The levels of {.arg {arg}} must match the columns.",
+          x = "Levels: {.val {lev}}; columns: {.val {col_names}}."
+        ),
+        class = "aurc_error_labels", call = call
+      )
+    }
+    if (is.null(col_names) && length(lev) != K) {
+      abort_aurc(
+        c(
+          "{.arg {arg}} must have one level per column ({K}).",
+          x = "It has {length(lev)} level{?s}."
+        ),
+        class = "aurc_error_labels", call = call
+      )
+    }
+    labels <- as.integer(labels)
+  } else if (!is.numeric(labels) || !is.null(dim(labels))) {
+    abort_aurc(
+      "{.arg {arg}} must be class numbers (1 to {K}) or a factor, not {.obj_type_friendly {labels}}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  if (length(labels) != n) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must have one label per row.",
+        x = "{.arg {arg}} has length {length(labels)}; there are {n} row{?s}."
+      ),
+      class = "aurc_error_length", call = call
+    )
+  }
+  bad <- which(is.na(labels) | labels < 1 | labels > K |
+    labels != floor(labels))
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must be class numbers from 1 to {K} (the columns).",
+        x = "Element {bad[1]} (row {bad[1]}) is {.val {labels[bad[1]]}}."
+      ),
+      class = "aurc_error_labels", call = call
+    )
+  }
+  as.integer(labels) - 1L
+}
+
+# A single positive finite number.
+check_positive_number <- function(x, arg = rlang::caller_arg(x),
+                                  call = rlang::caller_env()) {
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !(x > 0)) {
+    shown <- if (is.numeric(x) && length(x) == 1) {
+      "It is {.val {x}}."
+    } else {
+      "It is {.obj_type_friendly {x}}."
+    }
+    abort_aurc(
+      c("{.arg {arg}} must be a single positive number.", x = shown),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(as.double(x))
+}

@@ -25,3 +25,31 @@ warn_no_data <- function(call = rlang::caller_env()) {
     call = call
   )
 }
+
+# ---- metrics of Traub et al. (issue 3) ----
+
+# NA with a classed warning: a binary metric needs failures and correct
+# predictions.
+warn_one_class <- function(metric, call = rlang::caller_env()) {
+  warn_aurc(
+    c(
+      "{.fn {metric}} needs both failures and correct predictions; returning {.val {NA}}.",
+      i = "Every sample left is a failure, or none is."
+    ),
+    class = "aurc_warning_one_class",
+    call = call
+  )
+}
+
+# NA with a classed warning: NAURC divides by mean(loss) - AURC*, which is 0
+# when every loss is the same.
+warn_naurc_undefined <- function(call = rlang::caller_env()) {
+  warn_aurc(
+    c(
+      "NAURC is undefined when every loss is the same; returning {.val {NA}}.",
+      i = "Its denominator, mean(loss) - AURC*, is 0."
+    ),
+    class = "aurc_warning_undefined",
+    call = call
+  )
+}

@@ -46,11 +46,98 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// metrics_impl
+Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
+RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type optimum(optimumSEXP);
+    Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
+    Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
+    rcpp_result_gen = Rcpp::wrap(metrics_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk));
+    return rcpp_result_gen;
+END_RCPP
+}
+// rc_curve_impl
+Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights);
+RcppExport SEXP _aurc_rc_curve_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(rc_curve_impl(score, loss, case_weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// contribution_impl
+Rcpp::List contribution_impl(double n);
+RcppExport SEXP _aurc_contribution_impl(SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    rcpp_result_gen = Rcpp::wrap(contribution_impl(n));
+    return rcpp_result_gen;
+END_RCPP
+}
+// scores_impl
+Rcpp::NumericVector scores_impl(const Rcpp::NumericVector& x, const Rcpp::IntegerVector& dims, const std::string& type, bool logits, double temperature, double p_norm);
+RcppExport SEXP _aurc_scores_impl(SEXP xSEXP, SEXP dimsSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP, SEXP p_normSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type dims(dimsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< bool >::type logits(logitsSEXP);
+    Rcpp::traits::input_parameter< double >::type temperature(temperatureSEXP);
+    Rcpp::traits::input_parameter< double >::type p_norm(p_normSEXP);
+    rcpp_result_gen = Rcpp::wrap(scores_impl(x, dims, type, logits, temperature, p_norm));
+    return rcpp_result_gen;
+END_RCPP
+}
+// losses_impl
+Rcpp::NumericVector losses_impl(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& labels, const std::string& type, bool logits, double temperature);
+RcppExport SEXP _aurc_losses_impl(SEXP xSEXP, SEXP labelsSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< bool >::type logits(logitsSEXP);
+    Rcpp::traits::input_parameter< double >::type temperature(temperatureSEXP);
+    rcpp_result_gen = Rcpp::wrap(losses_impl(x, labels, type, logits, temperature));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mean_nll_impl
+double mean_nll_impl(const Rcpp::NumericMatrix& logits, const Rcpp::IntegerVector& labels, double temperature);
+RcppExport SEXP _aurc_mean_nll_impl(SEXP logitsSEXP, SEXP labelsSEXP, SEXP temperatureSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type logits(logitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type labels(labelsSEXP);
+    Rcpp::traits::input_parameter< double >::type temperature(temperatureSEXP);
+    rcpp_result_gen = Rcpp::wrap(mean_nll_impl(logits, labels, temperature));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
     {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 1},
+    {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
+    {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
+    {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
+    {"_aurc_scores_impl", (DL_FUNC) &_aurc_scores_impl, 6},
+    {"_aurc_losses_impl", (DL_FUNC) &_aurc_losses_impl, 5},
+    {"_aurc_mean_nll_impl", (DL_FUNC) &_aurc_mean_nll_impl, 3},
     {NULL, NULL, 0}
 };
 

@@ -8,6 +8,11 @@
 #include <vector>
 
 #include "core/augrc.h"
+#include "core/contribution.h"
+#include "core/curve.h"
+#include "core/failure.h"
+#include "core/oracle.h"
+#include "core/scores.h"
 
 namespace {
 
@@ -213,6 +218,159 @@ void test_interrupt_hook() {
   CHECK(calls > 3);  // called between chunks of every pass
 }
 
+// ---- metrics of Traub et al., curves, scores (issue 3) ----
+
+// Failure AUPR, working points and the curve against brute force on tied,
+// weighted data.
+void test_failure_and_curve() {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> norm;
+  std::bernoulli_distribution fail(0.4);
+  for (std::size_t n : {3, 17, 120}) {
+    std::vector<double> s(n), f(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s[i] = std::round(norm(rng) * 2) / 2;
+      f[i] = fail(rng) ? 1.0 : 0.0;
+      w[i] = 0.5 + double(i % 4);
+    }
+    f[0] = 1;
+    f[1] = 0;
+    aurc::Presorted p;
+    aurc::presort(s.data(), n, p);
+    const aurc::PresortedGroups src{p, f.data(), w.data()};
+    // brute force: distinct thresholds, ascending, flagged = s <= t
+    std::vector<double> thr(s);
+    std::sort(thr.begin(), thr.end());
+    thr.erase(std::unique(thr.begin(), thr.end()), thr.end());
+    double total_f = 0, nw = 0, ap = 0, prev_rec = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      total_f += w[i] * f[i];
+      nw += w[i];
+    }
+    for (double t : thr) {
+      double tp = 0, fl = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (s[i] <= t) {
+          tp += w[i] * f[i];
+          fl += w[i];
+        }
+      ap += (tp / total_f - prev_rec) * tp / fl;
+      prev_rec = tp / total_f;
+    }
+    CHECK(close(aurc::failure_aupr(src), ap));
+    // curve: descending thresholds
+    aurc::CurveSums cs;
+    aurc::rc_curve_sums(src, cs);
+    CHECK(cs.accepted.size() == thr.size());
+    for (std::size_t g = 0; g < thr.size(); ++g) {
+      const double t = thr[thr.size() - 1 - g];
+      double acc = 0, los = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (s[i] >= t) {
+          acc += w[i];
+          los += w[i] * f[i];
+        }
+      CHECK(close(cs.accepted[g], acc) && close(cs.loss_accepted[g], los));
+      CHECK(close(aurc::key_to_double(aurc::sortable_key(t)), t));
+    }
+    // risk at coverage 0.5 and coverage at risk 0.3
+    double achieved = 0, want_risk = -1, want_cov = -1, best = 0;
+    for (std::size_t g = 0; g < thr.size(); ++g) {
+      const double cov = cs.accepted[g] / nw;
+      const double risk = cs.loss_accepted[g] / cs.accepted[g];
+      if (want_risk < 0 && cov >= 0.5) {
+        want_risk = risk;
+        want_cov = cov;
+      }
+      if (risk <= 0.3) best = cov;
+    }
+    CHECK(close(aurc::risk_at_coverage(src, nw, 0.5, achieved), want_risk));
+    CHECK(close(achieved, want_cov));
+    CHECK(close(aurc::coverage_at_risk(src, nw, 0.3), best));
+  }
+  std::vector<double> s = {1, 2}, f = {0, 0};
+  aurc::Presorted p;
+  aurc::presort(s.data(), 2, p);
+  CHECK(std::isnan(aurc::failure_aupr(aurc::PresortedGroups{p, f.data(), nullptr})));
+}
+
+// The oracle: equal to the estimator on the data sorted by loss, and the
+// unit split makes integer weights equal repeated rows.
+void test_oracle() {
+  std::vector<double> loss = {0.5, 0.0, 2.0, 0.5, 1.0};
+  std::vector<double> w = {2, 1, 1, 3, 0};
+  std::vector<double> rep_loss, rep_score;
+  for (std::size_t i = 0; i < loss.size(); ++i)
+    for (int k = 0; k < int(w[i]); ++k) rep_loss.push_back(loss[i]);
+  std::sort(rep_loss.begin(), rep_loss.end());
+  for (std::size_t i = 0; i < rep_loss.size(); ++i)
+    rep_score.push_back(-double(i));  // lowest loss most confident
+  aurc::Presorted pl;
+  aurc::presort(loss.data(), loss.size(), pl);
+  const aurc::PresortedGroups by_loss{pl, loss.data(), w.data()};
+  aurc::Presorted pr;
+  aurc::presort(rep_score.data(), rep_score.size(), pr);
+  const aurc::PresortedGroups strict{pr, rep_loss.data(), nullptr};
+  const double n = double(rep_loss.size());
+  for (auto est : {aurc::Estimator::alpha, aurc::Estimator::alpha_prime,
+                   aurc::Estimator::sele, aurc::Estimator::trapezoid}) {
+    CHECK(close(aurc::aurc_oracle(est, by_loss, n),
+                aurc::aurc_estimate(est, strict, n)));
+  }
+  CHECK(close(aurc::aurc_asymptotic_optimum(0.5), 0.5 + 0.5 * std::log(0.5)));
+  CHECK(aurc::aurc_asymptotic_optimum(1.0) == 1.0);
+  CHECK(std::isnan(aurc::naurc_value(0.3, 0.2, 0.2)));
+}
+
+void test_contributions() {
+  const std::size_t n = 7;
+  std::vector<double> a(n), t(n), st(n);
+  aurc::failure_contributions(n, a.data(), t.data(), st.data());
+  double h = 0;
+  for (std::size_t k = n; k >= 1; --k) {
+    h += 1.0 / double(k);
+    CHECK(close(a[k - 1], h / 7.0));
+    CHECK(close(t[k - 1], (7.0 - double(k) + 0.5) / 49.0));
+    CHECK(close(st[k - 1], (7.0 - double(k) + 1.0) / 49.0));
+  }
+}
+
+// Scores and losses on a 2 x 3 matrix, by hand; huge logits stay finite.
+void test_scores() {
+  // column-major 2 x 3: row 0 = (0, log 2, 0), row 1 = (1e4, -1e4, 0)
+  std::vector<double> z = {0.0, 1e4, std::log(2.0), -1e4, 0.0, 0.0};
+  std::vector<double> out(2);
+  aurc::scores_matrix(z.data(), 2, 3, aurc::Score::msp, true, 1.0, 2.0,
+                      out.data());
+  CHECK(close(out[0], 0.5) && close(out[1], 1.0));
+  aurc::scores_matrix(z.data(), 2, 3, aurc::Score::margin, true, 1.0, 2.0,
+                      out.data());
+  CHECK(close(out[0], 0.25));
+  aurc::scores_matrix(z.data(), 2, 3, aurc::Score::neg_entropy, true, 1.0,
+                      2.0, out.data());
+  CHECK(close(out[0], 0.5 * std::log(0.5) + 0.5 * std::log(0.25)));
+  CHECK(std::isfinite(out[1]));
+  aurc::scores_matrix(z.data(), 2, 3, aurc::Score::maxlogit_pnorm, true, 1.0,
+                      2.0, out.data());
+  CHECK(close(out[1], 1.0 / std::sqrt(2.0)));
+  std::vector<int> y = {1, 1};
+  aurc::losses_matrix(z.data(), 2, 3, y.data(), aurc::Loss::cross_entropy,
+                      true, 1.0, out.data());
+  CHECK(close(out[0], std::log(2.0)) && close(out[1], 2e4));
+  aurc::losses_matrix(z.data(), 2, 3, y.data(), aurc::Loss::zero_one, true,
+                      1.0, out.data());
+  CHECK(out[0] == 0.0 && out[1] == 1.0);
+  aurc::losses_matrix(z.data(), 2, 3, y.data(), aurc::Loss::brier, true, 1.0,
+                      out.data());
+  CHECK(close(out[0], 0.0625 + 0.25 + 0.0625) && close(out[1], 2.0));
+  // two identical members: mutual information 0
+  std::vector<double> a = {0.0, 0.0, std::log(2.0), std::log(2.0), 0.0, 0.0};
+  std::vector<double> mi(1);
+  aurc::scores_members(a.data(), 2, 1, 3, aurc::Score::mcd_mi, true, 1.0,
+                       mi.data());
+  CHECK(std::fabs(mi[0]) < 1e-15);
+}
+
 }  // namespace
 
 int main() {
@@ -222,6 +380,10 @@ int main() {
   test_reference_values();
   test_augrc();
   test_interrupt_hook();
+  test_failure_and_curve();
+  test_oracle();
+  test_contributions();
+  test_scores();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

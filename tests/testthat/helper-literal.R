@@ -88,3 +88,111 @@ random_tied_data <- function(n, grid = 0.25, binary = FALSE) {
 expect_rel_equal <- function(object, expected, tol = 1e-12) {
   expect_equal(object, expected, tolerance = tol)
 }
+
+# ---- metrics of Traub et al., curves (issue 3) ----
+
+# Trapezoid over (0, 0) and (coverage, generalized risk) of literal_rc()
+literal_augrc_trapezoid <- function(s, l, w = rep(1, length(s))) {
+  rc <- literal_rc(s, l, w)
+  x <- c(0, rc$coverage)
+  y <- c(0, rc$generalized_risk)
+  sum(diff(x) * (head(y, -1) + tail(y, -1)) / 2)
+}
+
+# (1/n^2) sum_i (mid_i - 1/2) loss_i, unweighted
+literal_augrc_mid <- function(s, l) {
+  rk <- literal_ranks(s)
+  sum(((rk$a + rk$r) / 2 - 1 / 2) * l) / rk$n^2
+}
+
+# P(s_correct > s_failure) + 1/2 P(tie) over all weighted pairs
+literal_failure_auroc <- function(s, f, w = rep(1, length(s))) {
+  num <- 0
+  den <- 0
+  for (i in which(f == 0)) {
+    for (j in which(f == 1)) {
+      pw <- w[i] * w[j]
+      num <- num + pw * ((s[i] > s[j]) + 0.5 * (s[i] == s[j]))
+      den <- den + pw
+    }
+  }
+  num / den
+}
+
+# Average precision, failures positive, flagged set {s <= t} at every
+# distinct threshold t from the lowest up
+literal_failure_aupr <- function(s, f, w = rep(1, length(s))) {
+  thr <- sort(unique(s[w > 0]))
+  total <- sum(w * f)
+  prev_rec <- 0
+  ap <- 0
+  for (t in thr) {
+    flagged <- s <= t
+    tp <- sum(w * f * flagged)
+    rec <- tp / total
+    prec <- tp / sum(w * flagged)
+    ap <- ap + (rec - prev_rec) * prec
+    prev_rec <- rec
+  }
+  ap
+}
+
+# The oracle order as data: blocks of equal loss (total weight c) become
+# floor(c) unit samples and one with the remainder, lowest loss most
+# confident, every sample a distinct score.
+literal_oracle_data <- function(l, w = rep(1, length(l))) {
+  vals <- sort(unique(l[w > 0]))
+  ll <- numeric()
+  ww <- numeric()
+  for (v in vals) {
+    cnt <- sum(w[l == v])
+    k <- floor(cnt)
+    ll <- c(ll, rep(v, k))
+    ww <- c(ww, rep(1, k))
+    if (cnt - k > 0) {
+      ll <- c(ll, v)
+      ww <- c(ww, cnt - k)
+    }
+  }
+  list(score = rev(seq_along(ll)), loss = ll, w = ww)
+}
+
+literal_aurc_oracle <- function(l, w = rep(1, length(l)), estimator) {
+  o <- literal_oracle_data(l, w)
+  literal_aurc(o$score, o$loss, o$w, estimator = estimator)
+}
+
+literal_naurc <- function(s, l, w = rep(1, length(s)), estimator) {
+  a <- literal_aurc(s, l, w, estimator = estimator)
+  o <- literal_aurc_oracle(l, w, estimator)
+  (a - o) / (sum(w * l) / sum(w) - o)
+}
+
+literal_risk_at_coverage <- function(s, l, w = rep(1, length(s)), cov) {
+  rc <- literal_rc(s, l, w)
+  k <- which(rc$coverage >= cov)[1]
+  c(risk = rc$selective_risk[k], coverage = rc$coverage[k])
+}
+
+literal_coverage_at_risk <- function(s, l, w = rep(1, length(s)), risk) {
+  rc <- literal_rc(s, l, w)
+  max(c(0, rc$coverage[rc$selective_risk <= risk]))
+}
+
+# Plain-R softmax (not stable: only for moderate logits)
+plain_softmax <- function(z) exp(z) / rowSums(exp(z))
+
+# The toy example of Traub et al., Fig. 2 b-d (constructed; see
+# test-metric-set.R): failure positions in descending confidence.
+traub_toy_example <- function() {
+  failures <- list(
+    "CSF-1" = c(2, 17, 18, 19), "CSF-2" = c(11, 14, 15, 16),
+    "CSF-3" = c(10, 12, 14, 15, 17)
+  )
+  do.call(rbind, lapply(names(failures), function(csf) {
+    data.frame(
+      csf = csf, score = (20:1) / 20,
+      failure = as.numeric(1:20 %in% failures[[csf]])
+    )
+  }))
+}

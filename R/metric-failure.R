@@ -1,0 +1,95 @@
+#' Failure AUROC and failure AUPR
+#'
+#' How well the confidence score separates failures from correct
+#' predictions, ignoring how many failures there are.
+#'
+#' * `failure_auroc()`: `AUROC_f = P(s_correct > s_failure) +
+#'   1/2 P(s_correct = s_failure)` over all (correct, failure) pairs: the
+#'   area under the ROC curve of the score as a detector of correct
+#'   predictions (Traub et al. 2024). Higher is better; 1/2 is random.
+#' * `failure_aupr()`: average precision with failures as the positive class
+#'   and `-score` as the ranking (Ding et al. 2020, Table 1, "AUPR-Error"):
+#'   `sum_k (Rec_k - Rec_{k-1}) Prec_k` over the distinct thresholds `t_k`,
+#'   taken from the lowest score up, where the flagged set is
+#'   `{s <= t_k}`, `Rec_k` is the share of all failures flagged and `Prec_k`
+#'   the share of failures among the flagged. Tied scores are flagged
+#'   together. Higher is better; the failure rate is random.
+#'
+#' Both follow the conventions of scikit-learn's `roc_auc_score()` and
+#' `average_precision_score()`, which the AUGRC authors' code uses.
+#'
+#' @inheritParams aurc
+#' @param failure 0/1 (or logical) failure indicator: 1 (`TRUE`) where the
+#'   prediction is wrong. For the data-frame form an unquoted column name.
+#' @return `_vec`: a single number; `NA` with a warning of class
+#'   `aurc_warning_one_class` when only failures or only correct predictions
+#'   are left (and as for [aurc_vec()] for missing values). Data-frame form:
+#'   a tibble with `.metric`, `.estimator` (`"binary"`) and `.estimate`.
+#' @references
+#' Ding, Liu, Xiong, Shi (2020). Revisiting the Evaluation of Uncertainty
+#' Estimation and Its Application to Explore Model Complexity-Uncertainty
+#' Trade-Off. CVPR Workshops.
+#'
+#' Traub et al. (2024), see [augrc()].
+#' @examples
+#' score <- c(0.9, 0.8, 0.8, 0.6, 0.4, 0.3)
+#' failure <- c(0, 0, 1, 0, 1, 1)
+#' failure_auroc_vec(score, failure)
+#' failure_aupr_vec(score, failure)
+#' failure_auroc(data.frame(score, failure), score, failure)
+#' @export
+failure_auroc <- function(data, score, failure, ..., na_rm = FALSE,
+                          case_weights = NULL) {
+  check_dots(...)
+  failure_df(data, rlang::enquo(score), rlang::enquo(failure),
+    rlang::enquo(case_weights), "failure_auroc", na_rm, rlang::current_env()
+  )
+}
+
+#' @rdname failure_auroc
+#' @export
+failure_auroc_vec <- function(score, failure, ..., na_rm = FALSE,
+                              case_weights = NULL) {
+  check_dots(...)
+  compute_metrics(score, failure, "failure_auroc", na_rm, case_weights,
+    rlang::current_env(),
+    binary = TRUE, loss_arg = "failure"
+  )[[1]]
+}
+
+#' @rdname failure_auroc
+#' @export
+failure_aupr <- function(data, score, failure, ..., na_rm = FALSE,
+                         case_weights = NULL) {
+  check_dots(...)
+  failure_df(data, rlang::enquo(score), rlang::enquo(failure),
+    rlang::enquo(case_weights), "failure_aupr", na_rm, rlang::current_env()
+  )
+}
+
+#' @rdname failure_auroc
+#' @export
+failure_aupr_vec <- function(score, failure, ..., na_rm = FALSE,
+                             case_weights = NULL) {
+  check_dots(...)
+  compute_metrics(score, failure, "failure_aupr", na_rm, case_weights,
+    rlang::current_env(),
+    binary = TRUE, loss_arg = "failure"
+  )[[1]]
+}
+
+failure_df <- function(data, score, failure, case_weights, metric, na_rm,
+                       call) {
+  metric_df(
+    data,
+    columns = list(
+      score = score, failure = failure, case_weights = case_weights
+    ),
+    fn = function(score, failure, case_weights) {
+      compute_metrics(score, failure, metric, na_rm, case_weights, call,
+        binary = TRUE, loss_arg = "failure"
+      )[[1]]
+    },
+    metric = metric, estimator = "binary", call = call
+  )
+}
