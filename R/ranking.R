@@ -667,14 +667,17 @@ check_indices <- function(m, n, key, call) {
       class = "aurc_error_value", call = call
     )
   }
-  if (anyNA(m) || any(m < 1 | m > n | m != round(m))) {
+  rng <- if (anyNA(m)) c(NA, NA) else range(m)
+  if (anyNA(rng) || rng[1] < 1 || rng[2] > n ||
+    (!is.integer(m) && any(m != trunc(m)))) {
     abort_aurc(
       "{.arg indices}{where} must hold case positions, whole numbers from 1
        to {n}.",
       class = "aurc_error_value", call = call
     )
   }
-  t(matrix(as.integer(m), nrow(m), ncol(m)))
+  if (!is.integer(m)) storage.mode(m) <- "integer"
+  t(m)
 }
 
 # Replicate values (list by metric of times x K matrices, averaged over

@@ -106,12 +106,15 @@ void prepare_column(const double* score, const double* loss, std::size_t n,
 }
 
 // Tie-group counts and count-weighted loss sums of one replicate, given the
-// counts of the cases by original position. One sequential pass.
+// counts of the cases by original position. One sequential pass. Groups
+// with no case drawn are left out: the result is exactly the tie groups of
+// the resampled data (every metric gets the same value either way, as an
+// empty group adds nothing; leaving them out saves the metric passes work).
 inline void replicate_groups(const RankingColumn& col, const double* counts,
                              GroupVectors& out) {
   const std::size_t G = col.group_end.size();
-  out.count.resize(G);
-  out.loss.resize(G);
+  out.count.clear();
+  out.loss.clear();
   std::size_t k = 0;
   for (std::size_t g = 0; g < G; ++g) {
     const std::size_t end = col.group_end[g];
@@ -121,8 +124,50 @@ inline void replicate_groups(const RankingColumn& col, const double* counts,
       c += w;
       s += w * col.loss[k];
     }
-    out.count[g] = c;
-    out.loss[g] = s;
+    if (c > 0.0) {
+      out.count.push_back(c);
+      out.loss.push_back(s);
+    }
+  }
+}
+
+// The same for a block of kBlock replicates at once: counts interleaved
+// case-major, counts[i * kBlock + r] = count of case i in replicate r of
+// the block, so each case's counts share one cache line and the column is
+// read once per block rather than once per replicate. Each replicate's
+// sums are accumulated in the same order as replicate_groups(), so the
+// results are identical to it.
+constexpr std::size_t kBlock = 8;
+
+inline void replicate_groups_block(const RankingColumn& col,
+                                   const double* counts, GroupVectors* out) {
+  const std::size_t G = col.group_end.size();
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    out[r].count.resize(G);
+    out[r].loss.resize(G);
+  }
+  std::size_t k = 0;
+  std::size_t used[kBlock] = {0};
+  for (std::size_t g = 0; g < G; ++g) {
+    const std::size_t end = col.group_end[g];
+    double c[kBlock] = {0.0}, s[kBlock] = {0.0};
+    for (; k < end; ++k) {
+      const double* w = counts + col.order[k] * kBlock;
+      const double l = col.loss[k];
+      for (std::size_t r = 0; r < kBlock; ++r) {
+        c[r] += w[r];
+        s[r] += w[r] * l;
+      }
+    }
+    for (std::size_t r = 0; r < kBlock; ++r) {  // keep drawn groups only
+      out[r].count[used[r]] = c[r];
+      out[r].loss[used[r]] = s[r];
+      used[r] += (c[r] > 0.0);
+    }
+  }
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    out[r].count.resize(used[r]);
+    out[r].loss.resize(used[r]);
   }
 }
 
@@ -132,8 +177,9 @@ inline void replicate_groups(const RankingColumn& col, const double* counts,
 //   indices  n x B, column-major: the 1-based case positions drawn in each
 //            replicate (validated by the caller: every value in 1..n)
 //   out      B x C x M, column-major (replicate fastest)
-// Replicates are processed in chunks; check() runs on the calling thread
-// between chunks. Returns the number of threads used.
+// Replicates are processed in blocks of kBlock, blocks in parallel; check()
+// runs on the calling thread between chunks of blocks. Returns the number of
+// threads used.
 template <class Check = NoCheck>
 int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
                       const int* indices, std::size_t B,
@@ -144,31 +190,36 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
 #ifndef _OPENMP
   threads = 1;
 #endif
-  const std::size_t chunk = 16 * static_cast<std::size_t>(threads);
-  for (std::size_t lo = 0; lo < B; lo += chunk) {
+  const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
+  const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
+  const double total = static_cast<double>(n);
+  for (std::size_t lo = 0; lo < n_blocks; lo += chunk) {
     check();
-    const std::size_t hi = (B - lo > chunk) ? lo + chunk : B;
+    const std::size_t hi = (n_blocks - lo > chunk) ? lo + chunk : n_blocks;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
 #endif
     {
-      std::vector<double> counts(n);
-      GroupVectors groups;
+      std::vector<double> counts(n * kBlock);
+      std::vector<GroupVectors> groups(kBlock);
 #ifdef _OPENMP
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic)
 #endif
-      for (long long bb = static_cast<long long>(lo);
-           bb < static_cast<long long>(hi); ++bb) {
-        const std::size_t b = static_cast<std::size_t>(bb);
+      for (long long kk = static_cast<long long>(lo);
+           kk < static_cast<long long>(hi); ++kk) {
+        const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
+        const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
         std::fill(counts.begin(), counts.end(), 0.0);
-        const int* draw = indices + b * n;
-        for (std::size_t i = 0; i < n; ++i)
-          counts[static_cast<std::size_t>(draw[i] - 1)] += 1.0;
-        const double total = static_cast<double>(n);
+        for (std::size_t r = 0; r < nb; ++r) {
+          const int* draw = indices + (b0 + r) * n;
+          for (std::size_t i = 0; i < n; ++i)
+            counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] += 1.0;
+        }
         for (std::size_t c = 0; c < C; ++c) {
-          replicate_groups(cols[c], counts.data(), groups);
-          for (std::size_t m = 0; m < M; ++m)
-            out[b + B * (c + C * m)] = metrics[m]->fn(groups, total);
+          replicate_groups_block(cols[c], counts.data(), groups.data());
+          for (std::size_t r = 0; r < nb; ++r)
+            for (std::size_t m = 0; m < M; ++m)
+              out[b0 + r + B * (c + C * m)] = metrics[m]->fn(groups[r], total);
         }
       }
     }
