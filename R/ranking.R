@@ -315,7 +315,10 @@ ranking_r_metrics <- data.frame(
 # C++), fn (R function(score, loss) otherwise).
 ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
   kernel <- ranking_kernel_metrics_impl()
-  known <- c(kernel$name, ranking_r_metrics$name)
+  available <- vapply(ranking_r_metrics$name, function(m) {
+    exists(paste0(m, "_vec"), envir = asNamespace("aurc"), inherits = FALSE)
+  }, logical(1))
+  known <- c(kernel$name, ranking_r_metrics$name[available])
   if (is.character(metrics)) metrics <- as.list(metrics)
   if (!is.list(metrics) || length(metrics) == 0) {
     abort_aurc(
@@ -540,8 +543,8 @@ ranking_problem <- function(cols, key, call) {
   label <- function(c) {
     m <- methods[(c - 1L) %/% n_runs + 1L]
     r <- runs[(c - 1L) %% n_runs + 1L]
-    if (is.null(cols$run)) paste0("method ", format(m)) else
-      paste0("method ", format(m), ", run ", format(r))
+    if (is.null(cols$run)) paste0("Method \"", m, "\"") else
+      paste0("Method \"", m, "\", run ", format(r))
   }
   dup <- which(duplicated(slot))
   if (length(dup)) {
