@@ -169,7 +169,10 @@ plot_blob <- function(object, metrics) {
     ggplot2::labs(
       x = "Method (ranking order)", y = "Rank (1 = best)",
       title = "Ranks over bootstrap replicates",
-      subtitle = "Point area: share of replicates with that rank; cross: mean rank"
+      subtitle = paste(
+        "Point area: share of replicates with that rank;",
+        "cross: mean rank"
+      )
     ) +
     ggplot2::theme_minimal() +
     ggplot2::theme(

@@ -68,8 +68,10 @@ cat(sprintf(
   "%d methods x %d runs x %g cases x %d replicates of AUGRC\n",
   n_methods, n_runs, n, times
 ))
-cat(sprintf("plain R loop, re-sorting: %.2f s for %d replicates -> %.1f s for %d (scaled linearly)\n",
-            t_plain, sub, t_plain_all, times))
+cat(sprintf(
+  "plain R loop, re-sorting: %.2f s for %d replicates -> %.1f s for %d %s\n",
+  t_plain, sub, t_plain_all, times, "(scaled linearly)"
+))
 cat(sprintf("bootstrap_ranking(), 1 thread:  %.2f s (%.0fx faster)\n",
             t_pkg1, t_plain_all / t_pkg1))
 cat(sprintf("bootstrap_ranking(), 2 threads: %.2f s (%.0fx faster)\n",

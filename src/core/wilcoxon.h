@@ -148,7 +148,8 @@ inline SignedRankResult signed_rank_test(const double* x, const double* y,
     std::size_t e = b + 1;
     while (e < n && a[w.idx[e]] == a[w.idx[b]]) ++e;
     const double t = static_cast<double>(e - b);
-    const double r = 0.5 * (static_cast<double>(b + 1) + static_cast<double>(e));
+    const double r =
+        0.5 * (static_cast<double>(b + 1) + static_cast<double>(e));
     for (std::size_t k = b; k < e; ++k) w.rank[w.idx[k]] = r;
     if (e - b > 1) {
       ties = true;

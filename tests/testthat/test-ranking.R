@@ -345,7 +345,9 @@ test_that("bad input gives classed errors", {
     bootstrap_ranking(d, method, case, score, loss, metrics = "auc")
   })
   expect_snapshot(error = TRUE, {
-    bootstrap_ranking(d, method, case, score, loss, metrics = list(function(s, l) 1))
+    bootstrap_ranking(d, method, case, score, loss,
+      metrics = list(function(s, l) 1)
+    )
   })
   d2 <- d
   d2$loss <- d2$loss + 0.5
