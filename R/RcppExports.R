@@ -25,6 +25,30 @@ contribution_impl <- function(n) {
     .Call(`_aurc_contribution_impl`, n)
 }
 
+ranking_kernel_metrics_impl <- function() {
+    .Call(`_aurc_ranking_kernel_metrics_impl`)
+}
+
+openmp_max_threads_impl <- function() {
+    .Call(`_aurc_openmp_max_threads_impl`)
+}
+
+ranking_metrics_impl <- function(score, loss, indices, metrics, threads) {
+    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads)
+}
+
+signed_rank_test_impl <- function(x, y, alternative, correct) {
+    .Call(`_aurc_signed_rank_test_impl`, x, y, alternative, correct)
+}
+
+signed_rank_pairs_impl <- function(values, alternative, correct) {
+    .Call(`_aurc_signed_rank_pairs_impl`, values, alternative, correct)
+}
+
+holm_impl <- function(p) {
+    .Call(`_aurc_holm_impl`, p)
+}
+
 scores_impl <- function(x, dims, type, logits, temperature, p_norm) {
     .Call(`_aurc_scores_impl`, x, dims, type, logits, temperature, p_norm)
 }

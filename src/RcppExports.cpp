@@ -86,6 +86,73 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// ranking_kernel_metrics_impl
+Rcpp::DataFrame ranking_kernel_metrics_impl();
+RcppExport SEXP _aurc_ranking_kernel_metrics_impl() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(ranking_kernel_metrics_impl());
+    return rcpp_result_gen;
+END_RCPP
+}
+// openmp_max_threads_impl
+int openmp_max_threads_impl();
+RcppExport SEXP _aurc_openmp_max_threads_impl() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(openmp_max_threads_impl());
+    return rcpp_result_gen;
+END_RCPP
+}
+// ranking_metrics_impl
+Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads);
+RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type indices(indicesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// signed_rank_test_impl
+Rcpp::List signed_rank_test_impl(const Rcpp::NumericVector& x, const Rcpp::NumericVector& y, const std::string& alternative, bool correct);
+RcppExport SEXP _aurc_signed_rank_test_impl(SEXP xSEXP, SEXP ySEXP, SEXP alternativeSEXP, SEXP correctSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type y(ySEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type alternative(alternativeSEXP);
+    Rcpp::traits::input_parameter< bool >::type correct(correctSEXP);
+    rcpp_result_gen = Rcpp::wrap(signed_rank_test_impl(x, y, alternative, correct));
+    return rcpp_result_gen;
+END_RCPP
+}
+// signed_rank_pairs_impl
+Rcpp::List signed_rank_pairs_impl(const Rcpp::NumericMatrix& values, const std::string& alternative, bool correct);
+RcppExport SEXP _aurc_signed_rank_pairs_impl(SEXP valuesSEXP, SEXP alternativeSEXP, SEXP correctSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type alternative(alternativeSEXP);
+    Rcpp::traits::input_parameter< bool >::type correct(correctSEXP);
+    rcpp_result_gen = Rcpp::wrap(signed_rank_pairs_impl(values, alternative, correct));
+    return rcpp_result_gen;
+END_RCPP
+}
+// holm_impl
+Rcpp::NumericVector holm_impl(const Rcpp::NumericVector& p);
+RcppExport SEXP _aurc_holm_impl(SEXP pSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type p(pSEXP);
+    rcpp_result_gen = Rcpp::wrap(holm_impl(p));
+    return rcpp_result_gen;
+END_RCPP
+}
 // scores_impl
 Rcpp::NumericVector scores_impl(const Rcpp::NumericVector& x, const Rcpp::IntegerVector& dims, const std::string& type, bool logits, double temperature, double p_norm);
 RcppExport SEXP _aurc_scores_impl(SEXP xSEXP, SEXP dimsSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP, SEXP p_normSEXP) {
@@ -135,6 +202,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
+    {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
+    {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},
+    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 5},
+    {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
+    {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
+    {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},
     {"_aurc_scores_impl", (DL_FUNC) &_aurc_scores_impl, 6},
     {"_aurc_losses_impl", (DL_FUNC) &_aurc_losses_impl, 5},
     {"_aurc_mean_nll_impl", (DL_FUNC) &_aurc_mean_nll_impl, 3},

@@ -13,6 +13,8 @@
 #include "core/failure.h"
 #include "core/oracle.h"
 #include "core/scores.h"
+#include "core/bootstrap.h"
+#include "core/wilcoxon.h"
 
 namespace {
 
@@ -371,6 +373,126 @@ void test_scores() {
   CHECK(std::fabs(mi[0]) < 1e-15);
 }
 
+// ---- bootstrap ranking (issue 5) ------------------------------------------
+
+// A replicate's metrics from counts equal the metrics of the data with the
+// drawn rows repeated (a fresh sort), for every registered metric; the
+// block kernel equals the one-replicate pass; thread count does not matter.
+void test_bootstrap_replicates() {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> norm;
+  const std::size_t n = 57, C = 3, B = 11;
+  std::vector<double> score(n * C), loss(n * C);
+  for (std::size_t i = 0; i < n * C; ++i) {
+    score[i] = std::round(norm(rng) * 2) / 2;  // ties
+    loss[i] = (rng() % 3 == 0) ? 1.0 : 0.0;
+  }
+  std::vector<int> idx(n * B);
+  for (auto& v : idx) v = 1 + static_cast<int>(rng() % n);
+  std::vector<aurc::RankingColumn> cols(C);
+  for (std::size_t c = 0; c < C; ++c)
+    aurc::prepare_column(score.data() + c * n, loss.data() + c * n, n,
+                         cols[c]);
+  std::vector<const aurc::MetricEntry*> metrics;
+  for (const auto& e : aurc::metric_registry()) metrics.push_back(&e);
+  const std::size_t M = metrics.size();
+  std::vector<double> out1(B * C * M), out2(B * C * M);
+  aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 1, out1.data());
+  aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 2, out2.data());
+  CHECK(out1 == out2);
+  for (std::size_t b = 0; b < B; ++b) {
+    std::vector<double> counts(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) counts[idx[b * n + i] - 1] += 1.0;
+    for (std::size_t c = 0; c < C; ++c) {
+      std::vector<double> s(n), l(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const int k = idx[b * n + i] - 1;
+        s[i] = score[c * n + k];
+        l[i] = loss[c * n + k];
+      }
+      aurc::SortedLoss sorted;
+      aurc::sort_with_loss(s.data(), l.data(), n, sorted);
+      aurc::GroupVectors gv, single;
+      aurc::collect_groups(sorted, gv);
+      aurc::replicate_groups(cols[c], counts.data(), single);
+      CHECK(single.count == gv.count);
+      for (std::size_t m = 0; m < M; ++m) {
+        const double ref = metrics[m]->fn(gv, double(n));
+        const double got = out1[b + B * (c + C * m)];
+        CHECK(close(got, ref, 1e-13) || (std::isnan(got) && std::isnan(ref)));
+      }
+    }
+  }
+  CHECK(aurc::find_metric("augrc") != nullptr);
+  CHECK(aurc::find_metric("failure_auroc")->higher_better);
+  CHECK(aurc::find_metric("no_such_metric") == nullptr);
+}
+
+// Exact signed-rank distribution against brute-force enumeration of the
+// 2^n sign patterns.
+void test_signed_rank_distribution() {
+  for (int n = 1; n <= 12; ++n) {
+    const int u = n * (n + 1) / 2;
+    std::vector<double> brute(static_cast<std::size_t>(u) + 1, 0.0);
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+      int sum = 0;
+      for (int j = 0; j < n; ++j)
+        if (mask & (1u << j)) sum += j + 1;
+      brute[static_cast<std::size_t>(sum)] += 1.0;
+    }
+    const aurc::SignedRankDistribution dist(n);
+    double cum = 0.0;
+    for (int k = 0; k <= u; ++k) {
+      CHECK(dist.count(k) == brute[static_cast<std::size_t>(k)]);
+      cum += brute[static_cast<std::size_t>(k)];
+      CHECK(close(dist.cdf(k, false), cum / std::ldexp(1.0, n), 1e-14));
+      CHECK(close(dist.cdf(k, true), 1.0 - cum / std::ldexp(1.0, n), 1e-14));
+    }
+  }
+}
+
+void test_signed_rank_test() {
+  aurc::SignedRankWork w;
+  // d = 1, 2, -3: V = 1 + 2 = 3; P(V <= 3) = #{0,1,2,3,{1,2}} / 8 = 5/8
+  std::vector<double> x = {1, 2, 0}, y = {0, 0, 3};
+  auto r = aurc::signed_rank_test(x.data(), y.data(), 3,
+                                  aurc::Alternative::less, false, w);
+  CHECK(r.exact && r.statistic == 3 && close(r.p_value, 5.0 / 8.0));
+  r = aurc::signed_rank_test(x.data(), y.data(), 3,
+                             aurc::Alternative::greater, false, w);
+  // P(V >= 3) = #{3, {1,2}, {1,3}, {2,3}, {1,2,3}} / 8 = 5/8
+  CHECK(close(r.p_value, 5.0 / 8.0));
+  // all differences zero: p = 1
+  r = aurc::signed_rank_test(x.data(), x.data(), 3, aurc::Alternative::less,
+                             false, w);
+  CHECK(r.p_value == 1.0 && r.statistic == 0.0);
+  // ties among |d|: normal approximation; d = 1, -1, 2: ranks 1.5, 1.5, 3
+  // V = 4.5, mean 3, sigma^2 = 3*4*7/24 - (8 - 2)/48 = 3.375
+  std::vector<double> a = {1, -1, 2}, z = {0, 0, 0};
+  r = aurc::signed_rank_test(a.data(), z.data(), 3, aurc::Alternative::less,
+                             false, w);
+  CHECK(!r.exact && r.statistic == 4.5);
+  CHECK(close(r.p_value, aurc::normal_cdf(1.5 / std::sqrt(3.375))));
+  // missing values drop the pair
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> xn = {1, 2, nan, 0}, yn = {0, 0, 1, 3};
+  r = aurc::signed_rank_test(xn.data(), yn.data(), 4, aurc::Alternative::less,
+                             false, w);
+  CHECK(r.n == 3 && close(r.p_value, 5.0 / 8.0));
+}
+
+void test_holm() {
+  // p sorted: 0.01 (x3), 0.02 (x2), 0.04 (x1) -> 0.03, 0.04, 0.04
+  std::vector<double> p = {0.04, 0.01, 0.02}, out(3);
+  aurc::holm_adjust(p.data(), 3, out.data());
+  CHECK(close(out[0], 0.04) && close(out[1], 0.03) && close(out[2], 0.04));
+  // capped at 1, NaN kept and not counted
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> q = {0.6, nan, 0.3}, o2(3);
+  aurc::holm_adjust(q.data(), 3, o2.data());
+  CHECK(close(o2[0], 0.6) && std::isnan(o2[1]) && close(o2[2], 0.6));
+}
+
 }  // namespace
 
 int main() {
@@ -384,6 +506,10 @@ int main() {
   test_oracle();
   test_contributions();
   test_scores();
+  test_bootstrap_replicates();
+  test_signed_rank_distribution();
+  test_signed_rank_test();
+  test_holm();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

@@ -196,3 +196,45 @@ traub_toy_example <- function() {
     )
   }))
 }
+
+# ---- bootstrap ranking (issue 5) --------------------------------------------
+# Literal definitions used by test-ranking.R (SPEC Secs. 1, 4, 7).
+
+# Trapezoid AUGRC, (1/n^2) sum_i (mid_i - 1/2) loss_i with mid the mid rank
+literal_ranking_augrc <- function(s, l) {
+  n <- length(s)
+  mid <- vapply(s, function(si) (sum(s < si) + 1 + sum(s <= si)) / 2, 0)
+  sum((mid - 1 / 2) * l) / n^2
+}
+
+# Step AUGRC, (1/n^2) sum_i r_i loss_i with r the max rank
+literal_ranking_augrc_step <- function(s, l) {
+  r <- vapply(s, function(si) sum(s <= si), 0)
+  sum(r * l) / length(s)^2
+}
+
+# P(s_correct > s_failure) + P(s_correct = s_failure) / 2 over all pairs
+literal_ranking_failure_auroc <- function(s, f) {
+  ok <- s[f == 0]
+  bad <- s[f == 1]
+  if (!length(ok) || !length(bad)) return(NA_real_)
+  mean(outer(ok, bad, ">") + outer(ok, bad, "==") / 2)
+}
+
+# Kendall's tau-b from its definition over all pairs
+literal_kendall_tau_b <- function(x, y) {
+  n <- length(x)
+  conc <- 0
+  tx <- 0
+  ty <- 0
+  for (i in seq_len(n - 1)) {
+    for (j in (i + 1):n) {
+      a <- sign(x[i] - x[j])
+      b <- sign(y[i] - y[j])
+      conc <- conc + a * b
+      tx <- tx + (a != 0)
+      ty <- ty + (b != 0)
+    }
+  }
+  conc / sqrt(tx * ty)
+}

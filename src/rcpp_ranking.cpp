@@ -1,0 +1,120 @@
+// R glue for the bootstrap ranking: converts types, checks interrupts on the
+// master thread, and calls the kernels in core/bootstrap.h and
+// core/wilcoxon.h. Inputs are validated in R first (R/ranking.R).
+#include "glue.h"
+#include "core/bootstrap.h"
+#include "core/wilcoxon.h"
+
+using namespace aurc;
+
+namespace {
+
+Alternative alternative_arg(const std::string& name) {
+  Alternative alt;
+  if (!parse_alternative(name, alt))
+    Rcpp::stop("unknown alternative '" + name + "'");
+  return alt;
+}
+
+}  // namespace
+
+// The metrics the C++ kernel computes: name, direction, binary.
+// [[Rcpp::export(rng = false)]]
+Rcpp::DataFrame ranking_kernel_metrics_impl() {
+  const std::vector<MetricEntry>& reg = metric_registry();
+  Rcpp::CharacterVector name(reg.size());
+  Rcpp::LogicalVector higher(reg.size()), binary(reg.size());
+  for (std::size_t i = 0; i < reg.size(); ++i) {
+    name[i] = reg[i].name;
+    higher[i] = reg[i].higher_better;
+    binary[i] = reg[i].binary;
+  }
+  return Rcpp::DataFrame::create(
+      Rcpp::Named("name") = name, Rcpp::Named("higher_better") = higher,
+      Rcpp::Named("binary") = binary,
+      Rcpp::Named("stringsAsFactors") = false);
+}
+
+// Number of threads OpenMP would allow (1 without OpenMP).
+// [[Rcpp::export(rng = false)]]
+int openmp_max_threads_impl() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+// score, loss: n x C (one column per method and run); indices: n x B of
+// 1-based case positions. Returns B x C x M metric values.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
+                                         const Rcpp::NumericMatrix& loss,
+                                         const Rcpp::IntegerMatrix& indices,
+                                         const Rcpp::CharacterVector& metrics,
+                                         int threads) {
+  const std::size_t n = static_cast<std::size_t>(score.nrow());
+  const std::size_t C = static_cast<std::size_t>(score.ncol());
+  const std::size_t B = static_cast<std::size_t>(indices.ncol());
+  if (static_cast<std::size_t>(indices.nrow()) != n)
+    Rcpp::stop("indices must have one row per case");
+  std::vector<const MetricEntry*> entries;
+  for (R_xlen_t m = 0; m < metrics.size(); ++m) {
+    const std::string name = Rcpp::as<std::string>(metrics[m]);
+    const MetricEntry* e = find_metric(name);
+    if (!e) Rcpp::stop("unknown kernel metric '" + name + "'");
+    entries.push_back(e);
+  }
+  const std::size_t M = entries.size();
+  RInterrupt check;
+  std::vector<RankingColumn> cols(C);
+  for (std::size_t c = 0; c < C; ++c)
+    prepare_column(score.begin() + c * n, loss.begin() + c * n, n, cols[c],
+                   check);
+  Rcpp::NumericVector out(static_cast<R_xlen_t>(B * C * M));
+  out.attr("dim") = Rcpp::IntegerVector::create(
+      static_cast<int>(B), static_cast<int>(C), static_cast<int>(M));
+  bootstrap_metrics(cols, n, indices.begin(), B, entries, threads,
+                    out.begin(), check);
+  return out;
+}
+
+// One paired test (for checking against stats::wilcox.test).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List signed_rank_test_impl(const Rcpp::NumericVector& x,
+                                 const Rcpp::NumericVector& y,
+                                 const std::string& alternative,
+                                 bool correct) {
+  if (x.size() != y.size()) Rcpp::stop("x and y must have the same length");
+  SignedRankWork w;
+  const SignedRankResult r =
+      signed_rank_test(x.begin(), y.begin(), static_cast<std::size_t>(x.size()),
+                       alternative_arg(alternative), correct, w);
+  return Rcpp::List::create(
+      Rcpp::Named("statistic") = r.statistic,
+      Rcpp::Named("p_value") = r.p_value, Rcpp::Named("n") = r.n,
+      Rcpp::Named("exact") = r.exact);
+}
+
+// All ordered pairs of the columns of a replicate x method matrix.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List signed_rank_pairs_impl(const Rcpp::NumericMatrix& values,
+                                  const std::string& alternative,
+                                  bool correct) {
+  const std::size_t m = static_cast<std::size_t>(values.nrow());
+  const std::size_t K = static_cast<std::size_t>(values.ncol());
+  const std::size_t P = K * (K > 0 ? K - 1 : 0);
+  Rcpp::NumericVector statistic(static_cast<R_xlen_t>(P));
+  Rcpp::NumericVector p_value(static_cast<R_xlen_t>(P));
+  signed_rank_pairs(values.begin(), m, K, alternative_arg(alternative),
+                    correct, statistic.begin(), p_value.begin());
+  return Rcpp::List::create(Rcpp::Named("statistic") = statistic,
+                            Rcpp::Named("p_value") = p_value);
+}
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector holm_impl(const Rcpp::NumericVector& p) {
+  Rcpp::NumericVector out(p.size());
+  holm_adjust(p.begin(), static_cast<std::size_t>(p.size()), out.begin());
+  return out;
+}

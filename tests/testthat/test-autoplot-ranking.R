@@ -1,0 +1,90 @@
+test_that("significance map: cell (i, j) filled where i beats j", {
+  set.seed(201)
+  d <- ranking_data(n = 40, methods = c("a", "b", "c", "d"))
+  set.seed(1)
+  rk <- bootstrap_ranking(d, method, case, score, loss, times = 40)
+  p <- autoplot(rk)
+  expect_s3_class(p, "ggplot")
+  b <- ggplot2::ggplot_build(p)
+  tiles <- b$data[[1]]
+  expect_identical(nrow(tiles), nrow(rk$tests))
+  # panel 1 is "aurc": axis labels in ranking order, best first on x and
+  # at the top of y
+  order_aurc <- rk$ranking$method[rk$ranking$metric == "aurc"]
+  x_labels <- as.character(b$layout$panel_params[[1]]$x$get_labels())
+  y_labels <- as.character(b$layout$panel_params[[1]]$y$get_labels())
+  expect_identical(x_labels, order_aurc)
+  expect_identical(y_labels, rev(order_aurc))
+  t1 <- rk$tests[rk$tests$metric == "aurc", ]
+  cells <- tiles[tiles$PANEL == 1, ]
+  # x position of method i, y position of versus j (y reversed)
+  xi <- match(t1$method, order_aurc)
+  yj <- length(order_aurc) + 1 - match(t1$versus, order_aurc)
+  hit <- match(paste(xi, yj), paste(cells$x, cells$y))
+  expect_false(anyNA(hit))
+  filled <- cells$fill[hit] == "#1f4e79"
+  expect_identical(filled, t1$significant)
+  # crosses exactly on the cells that are not significant
+  expect_identical(nrow(b$data[[2]]), sum(!rk$tests$significant))
+  ggplot2::ggsave(withr::local_tempfile(fileext = ".png"), p,
+    width = 6, height = 4, bg = "white"
+  )
+})
+
+test_that("blob plot: point size is the share of replicates at each rank", {
+  set.seed(202)
+  d <- ranking_data(n = 40, methods = c("a", "b", "c"))
+  set.seed(2)
+  rk <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = "augrc",
+    times = 30
+  )
+  p <- autoplot(rk, type = "blob")
+  b <- ggplot2::ggplot_build(p)
+  pts <- b$data[[1]]
+  freq <- rk$rank_frequencies[rk$rank_frequencies$n > 0, ]
+  expect_identical(nrow(pts), nrow(freq))
+  # y is reversed: rank r drawn at -r
+  expect_setequal(paste(pts$x, -pts$y), paste(
+    match(freq$method, rk$ranking$method), freq$rank
+  ))
+  means <- b$data[[2]]
+  expect_equal(-means$y, rk$ranking$mean_rank)
+  x_labels <- as.character(b$layout$panel_params[[1]]$x$get_labels())
+  expect_identical(x_labels, rk$ranking$method)
+})
+
+test_that("bump chart: two metrics, changed ranks highlighted, by group", {
+  v <- cbind(a = c(1, 2, 1), b = c(2, 1, 2), c = c(3, 3, 3))
+  long <- rbind(
+    data.frame(
+      replicate = rep(1:3, 3), method = rep(colnames(v), each = 3),
+      value = as.vector(v), metric = "m1"
+    ),
+    data.frame(
+      replicate = rep(1:3, 3), method = rep(colnames(v), each = 3),
+      value = as.vector(v[, c(2, 1, 3)]), metric = "m2"
+    )
+  )
+  rk <- rank_replicates(long)
+  p <- autoplot(rk, type = "bump")
+  b <- ggplot2::ggplot_build(p)
+  lines <- b$data[[1]]
+  # a and b swap ranks between m1 and m2; c stays third
+  changed <- unique(lines$colour[lines$group != 3])
+  expect_identical(changed, "#c0392b")
+  expect_identical(unique(lines$colour[-lines$y == 3]), "grey55")
+  expect_identical(sort(unique(b$data[[3]]$label)), c("a", "b", "c"))
+  grouped <- rbind(cbind(long, group = "g1"), cbind(long, group = "g2"))
+  pg <- autoplot(rank_replicates(grouped), type = "bump")
+  expect_identical(
+    nlevels(ggplot2::ggplot_build(pg)$layout$layout$PANEL), 2L
+  )
+})
+
+test_that("plot arguments are checked", {
+  rk <- rank_replicates(cbind(a = c(1, 2), b = c(2, 3)), metric = "aurc")
+  expect_snapshot(error = TRUE, autoplot(rk, type = "bump"))
+  expect_snapshot(error = TRUE, autoplot(rk, type = "pie"))
+  expect_snapshot(error = TRUE, autoplot(rk, metrics = "augrc"))
+})
