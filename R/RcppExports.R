@@ -13,3 +13,11 @@ first_invalid_loss_impl <- function(loss) {
     .Call(`_aurc_first_invalid_loss_impl`, loss)
 }
 
+calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins) {
+    .Call(`_aurc_calibration_bins_impl`, confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins)
+}
+
+equal_width_bin_impl <- function(x, k) {
+    .Call(`_aurc_equal_width_bin_impl`, x, k)
+}
+
