@@ -21,3 +21,7 @@ equal_width_bin_impl <- function(x, k) {
     .Call(`_aurc_equal_width_bin_impl`, x, k)
 }
 
+calibration_scan_impl <- function(confidence, correct) {
+    .Call(`_aurc_calibration_scan_impl`, confidence, correct)
+}
+

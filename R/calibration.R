@@ -212,11 +212,14 @@ check_breaks <- function(breaks, call) {
 # `na_rm = FALSE`, or NULL when nothing is left.
 calibration_input <- function(confidence, correct, case_weights, na_rm,
                               settings, call) {
-  check_confidence(confidence, call = call)
+  check_numeric_vector(confidence, "confidence", call = call)
   n <- length(confidence)
   check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
   check_same_length(correct, n, "correct", arg_n = "confidence", call = call)
-  check_failure(correct, n, "correct", call = call)
+  # one pass in C++; the R checks below only run to report an error
+  scan <- calibration_scan_impl(as.double(confidence), correct)
+  if (scan[1] > 0) check_confidence(confidence, call = call)
+  if (scan[2] > 0) check_failure(correct, n, "correct", call = call)
   if (!is.null(case_weights)) {
     check_numeric_vector(case_weights, "case_weights", call = call)
     check_same_length(case_weights, n, "case_weights",
@@ -236,8 +239,11 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
   }
   confidence <- as.double(confidence)
   correct <- as.double(correct)
-  keep <- !(is.na(confidence) | is.na(correct))
-  if (!all(keep) && !na_rm) return("missing")
+  keep <- TRUE
+  if (scan[3] > 0) {
+    if (!na_rm) return("missing")
+    keep <- !(is.na(confidence) | is.na(correct))
+  }
   if (!is.null(case_weights)) keep <- keep & case_weights > 0
   if (!all(keep)) {
     confidence <- confidence[keep]

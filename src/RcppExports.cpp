@@ -76,6 +76,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// calibration_scan_impl
+Rcpp::NumericVector calibration_scan_impl(const Rcpp::NumericVector& confidence, SEXP correct);
+RcppExport SEXP _aurc_calibration_scan_impl(SEXP confidenceSEXP, SEXP correctSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type correct(correctSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_scan_impl(confidence, correct));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
@@ -83,6 +94,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 1},
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
+    {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
     {NULL, NULL, 0}
 };
 

@@ -46,10 +46,8 @@ Rcpp::List calibration_bins_impl(const Rcpp::NumericVector& confidence,
   bin_stats(d, ends, st);
 
   const std::size_t hk = static_cast<std::size_t>(hist_bins);
-  std::vector<double> hist(hk, 0.0);
-  chunked_for(0, n, check, [&](std::size_t k) {
-    hist[equal_width_bin(d.x[k], hk) - 1] += d.weight(k);
-  });
+  std::vector<double> hist;
+  equal_width_histogram(d, hk, hist);
 
   return Rcpp::List::create(
       Rcpp::Named("n") = st.n, Rcpp::Named("sum_confidence") = st.sum_x,
@@ -70,4 +68,45 @@ Rcpp::NumericVector equal_width_bin_impl(const Rcpp::NumericVector& x,
     out[i] = static_cast<double>(
         equal_width_bin(x[i], static_cast<std::size_t>(k)));
   return out;
+}
+
+// One pass over the calibration input: 1-based position of the first
+// confidence outside [0, 1] and of the first `correct` that is not 0/1
+// (missing values skipped), and whether anything is missing.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector calibration_scan_impl(const Rcpp::NumericVector& confidence,
+                                          SEXP correct) {
+  const R_xlen_t n = confidence.size();
+  double bad_conf = 0, bad_correct = 0;
+  bool missing = false;
+  const double* x = confidence.begin();
+  for (R_xlen_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) {
+      missing = true;
+    } else if (bad_conf == 0 && !(x[i] >= 0.0 && x[i] <= 1.0)) {
+      bad_conf = static_cast<double>(i + 1);
+    }
+  }
+  const R_xlen_t m = Rf_xlength(correct);
+  if (TYPEOF(correct) == REALSXP) {
+    const double* y = REAL(correct);
+    for (R_xlen_t i = 0; i < m; ++i) {
+      if (std::isnan(y[i])) {
+        missing = true;
+      } else if (bad_correct == 0 && y[i] != 0.0 && y[i] != 1.0) {
+        bad_correct = static_cast<double>(i + 1);
+      }
+    }
+  } else if (TYPEOF(correct) == INTSXP || TYPEOF(correct) == LGLSXP) {
+    const int* y = TYPEOF(correct) == INTSXP ? INTEGER(correct)
+                                              : LOGICAL(correct);
+    for (R_xlen_t i = 0; i < m; ++i) {
+      if (y[i] == NA_INTEGER) {
+        missing = true;
+      } else if (bad_correct == 0 && y[i] != 0 && y[i] != 1) {
+        bad_correct = static_cast<double>(i + 1);
+      }
+    }
+  }
+  return Rcpp::NumericVector::create(bad_conf, bad_correct, missing ? 1 : 0);
 }

@@ -209,9 +209,6 @@ inline AdaptiveStatus bins_adaptive(const CalibSorted& d,
   const double total = d.total();
   const double lowest = d.x[n - 1];
   std::vector<double> num;  // weight per bin
-  // cumulative weight and array position at every unit edge, from 0
-  std::vector<double> edge_cum{0.0};
-  std::vector<std::size_t> edge_pos{0};
   double count = 0.0, bmin = 0.0, bmax = 0.0, target = inf, before = 0.0;
   bool fresh = true;
 
@@ -238,10 +235,7 @@ inline AdaptiveStatus bins_adaptive(const CalibSorted& d,
       target = t * t * 0.25;
     }
     before += c;
-    if (!s.ding2020) {
-      edge_cum.push_back(before);
-      edge_pos.push_back(end);
-    }
+    (void)end;
   };
   if (s.ding2020) {
     for (std::size_t k = 0; k < n; ++k) unit(k, k + 1, d.weight(k));
@@ -275,24 +269,55 @@ inline AdaptiveStatus bins_adaptive(const CalibSorted& d,
   // proportional top-up; each moved boundary back onto the nearest unit
   // edge (the one nearer the old boundary, which moves fewer samples, when
   // equally near); coinciding boundaries merge bins
-  std::vector<std::size_t> moved;
+  std::vector<double> target_cum;  // moved boundaries, cumulative weight
   double cum = 0.0, prev = 0.0;
-  std::size_t g = 1;
   for (std::size_t b = 0; b < last; ++b) {
     cum += num[b] - std::floor(needed * num[b] / total);
-    const double p = std::max(cum, prev);
-    prev = p;
-    if (!(p > 0.0)) continue;
-    while (g < edge_cum.size() && edge_cum[g] < p) ++g;
-    if (g >= edge_cum.size()) break;
-    const double lo = edge_cum[g - 1], hi = edge_cum[g];
-    const std::size_t pos = (hi - p <= p - lo) ? edge_pos[g] : edge_pos[g - 1];
+    prev = std::max(cum, prev);
+    target_cum.push_back(prev);
+  }
+  // one more walk over the tie groups: boundary p inside the group spanning
+  // cumulative weight (lo, hi] goes to hi when hi - p <= p - lo, else lo
+  std::vector<std::size_t> moved;
+  std::size_t t = 0;
+  double lo = 0.0;
+  std::size_t lo_pos = 0;
+  auto place = [&](std::size_t pos) {
     if (pos > 0 && pos < n && (moved.empty() || pos > moved.back()))
       moved.push_back(pos);
-  }
+  };
+  for_each_tie_run(d, [&](std::size_t, std::size_t end, double c) {
+    const double hi = lo + c;
+    while (t < target_cum.size() && target_cum[t] <= hi) {
+      const double p = target_cum[t];
+      if (p > 0.0) place((hi - p <= p - lo) ? end : lo_pos);
+      ++t;
+    }
+    lo = hi;
+    lo_pos = end;
+  });
   moved.push_back(n);
   ends.swap(moved);
   return AdaptiveStatus::ok;
+}
+
+// Weighted counts in k equal-width bins (edges j / k), by one merge over the
+// sorted data in ascending order.
+inline void equal_width_histogram(const CalibSorted& d, std::size_t k,
+                                  std::vector<double>& out) {
+  out.assign(k, 0.0);
+  const std::size_t n = d.n();
+  std::size_t b = 1;
+  double edge = 1.0 / double(k);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t idx = d.descending ? n - 1 - i : i;
+    const double x = d.x[idx];
+    while (b < k && !(x <= edge)) {
+      ++b;
+      edge = double(b) / double(k);
+    }
+    out[b - 1] += d.weight(idx);
+  }
 }
 
 // Per-bin sums over ranges of the sorted array (in its order).

@@ -286,6 +286,12 @@ void test_equal_width_edges() {
     }
     CHECK(agree);
     CHECK(cnt == brute);
+    std::vector<double> hist;
+    aurc::equal_width_histogram(d, k, hist);
+    CHECK(hist == brute);
+    auto dd = sorted_calib(x, y, true);
+    aurc::equal_width_histogram(dd, k, hist);
+    CHECK(hist == brute);
   }
 }
 
