@@ -251,7 +251,11 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
     if (!is.null(case_weights)) case_weights <- case_weights[keep]
   }
   if (length(confidence) == 0) return(NULL)
-  case_weights <- if (is.null(case_weights)) double() else as.double(case_weights)
+  case_weights <- if (is.null(case_weights)) {
+    double()
+  } else {
+    as.double(case_weights)
+  }
   list(confidence = confidence, correct = correct, case_weights = case_weights)
 }
 
@@ -353,8 +357,12 @@ print.aurc_calibration_bins <- function(x, ...) {
   label <- switch(binning,
     adaptive = "adaptive (Ding et al. 2020, ties kept together)",
     ding2020 = "adaptive, as the code of Ding et al. (2020)",
-    equal_width = paste0("equal width (", attr(x, "n_bins"), " bins requested)"),
-    equal_mass = paste0("equal mass (", attr(x, "n_bins"), " bins requested)"),
+    equal_width = paste0(
+      "equal width (", attr(x, "n_bins"), " bins requested)"
+    ),
+    equal_mass = paste0(
+      "equal mass (", attr(x, "n_bins"), " bins requested)"
+    ),
     custom = "custom breaks"
   )
   cat("# Calibration bins: ", label, "\n", sep = "")

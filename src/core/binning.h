@@ -325,8 +325,8 @@ struct BinStats {
   std::vector<double> n, sum_x, sum_y, min_x, max_x;
 };
 
-inline void bin_stats(const CalibSorted& d, const std::vector<std::size_t>& ends,
-                      BinStats& out) {
+inline void bin_stats(const CalibSorted& d,
+                      const std::vector<std::size_t>& ends, BinStats& out) {
   const std::size_t nb = ends.size();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   out.n.assign(nb, 0.0);

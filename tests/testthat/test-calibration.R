@@ -115,7 +115,9 @@ test_that("hand-computed: ding2020 splits ties, adaptive never does", {
   expect_equal(d$max_confidence, c(0.5, 1))
   # so its result depends on the order of the rows; adaptive does not
   o <- c(6, 2, 3, 4, 5, 1, 7, 8)
-  d2 <- do.call(calibration_bins, c(list(x[o], y[o], binning = "ding2020"), args))
+  d2 <- do.call(
+    calibration_bins, c(list(x[o], y[o], binning = "ding2020"), args)
+  )
   # now the first .5 in the input is wrong: top {1, .5} has accuracy 1/2,
   # the bottom bin 3/6
   expect_equal(d2$accuracy, c(3 / 6, 1 / 2))
@@ -295,7 +297,9 @@ test_that("equal width and custom breaks equal their literal definitions", {
       ece_vec(d$confidence, d$correct, breaks = br),
       literal_ece(tab)
     )
-    expect_equal(mce_vec(d$confidence, d$correct, breaks = br), literal_mce(tab))
+    expect_equal(
+      mce_vec(d$confidence, d$correct, breaks = br), literal_mce(tab)
+    )
   }
 })
 
@@ -366,7 +370,9 @@ test_that("row order, repeated rows and case weights", {
   rep_y <- rep(d$correct, w)
   o <- sample(250)
   for (b in c("adaptive", "equal_width", "equal_mass")) {
-    a <- calibration_bins(d$confidence, d$correct, binning = b, min_remaining = 5)
+    a <- calibration_bins(d$confidence, d$correct,
+      binning = b, min_remaining = 5
+    )
     r <- calibration_bins(d$confidence[o], d$correct[o],
       binning = b,
       min_remaining = 5
@@ -483,8 +489,10 @@ test_that("top_label: confidence and correctness from probabilities", {
     got$correct
   )
   expect_snapshot(error = TRUE, top_label(rbind(c(0.5, 0.5), c(0.7, 0.4)), 1:2))
-  expect_snapshot(error = TRUE, top_label(rbind(c(0.5, 0.5), c(1.5, -0.5)), 1:2))
-  expect_snapshot(error = TRUE, top_label(rbind(c(0.5, 0.5), c(0.5, 0.5)), c(1, 3)))
+  bad_sign <- rbind(c(0.5, 0.5), c(1.5, -0.5))
+  expect_snapshot(error = TRUE, top_label(bad_sign, 1:2))
+  bad_label <- rbind(c(0.5, 0.5), c(0.5, 0.5))
+  expect_snapshot(error = TRUE, top_label(bad_label, c(1, 3)))
   expect_snapshot(error = TRUE, top_label(c(0.5, 0.5), 1))
   expect_snapshot(error = TRUE, top_label(rbind(c(0.5, 0.5)), factor("a")))
   expect_snapshot(error = TRUE, top_label(rbind(c(0.5, 0.5)), 1:2))

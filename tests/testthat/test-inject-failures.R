@@ -11,12 +11,21 @@ test_that("ties: the first in input order; types and missing values", {
   score <- c(0.5, 0.4, 0.4, 0.4, 0.9, NA)
   failure <- c(0L, 0L, 1L, 0L, 0L, 0L)
   # correct with a score: rows 1, 2, 4, 5; lowest 0.4 at rows 2 and 4
-  expect_identical(inject_failures(score, failure, 1), c(0L, 1L, 1L, 0L, 0L, 0L))
-  expect_identical(inject_failures(score, failure, 2), c(0L, 1L, 1L, 1L, 0L, 0L))
+  expect_identical(
+    inject_failures(score, failure, 1),
+    c(0L, 1L, 1L, 0L, 0L, 0L)
+  )
+  expect_identical(
+    inject_failures(score, failure, 2),
+    c(0L, 1L, 1L, 1L, 0L, 0L)
+  )
   lg <- inject_failures(score, failure == 1, 1)
   expect_identical(lg, c(FALSE, TRUE, TRUE, FALSE, FALSE, FALSE))
   # the NA-score row is never chosen
-  expect_identical(inject_failures(score, failure, 4), c(1L, 1L, 1L, 1L, 1L, 0L))
+  expect_identical(
+    inject_failures(score, failure, 4),
+    c(1L, 1L, 1L, 1L, 1L, 0L)
+  )
   expect_snapshot(error = TRUE, inject_failures(score, failure, 5))
   expect_snapshot(error = TRUE, inject_failures(score, failure, -1))
   expect_snapshot(error = TRUE, inject_failures(score, failure, 1.5))
