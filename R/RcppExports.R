@@ -13,6 +13,18 @@ first_invalid_loss_impl <- function(loss) {
     .Call(`_aurc_first_invalid_loss_impl`, loss)
 }
 
+calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins) {
+    .Call(`_aurc_calibration_bins_impl`, confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins)
+}
+
+equal_width_bin_impl <- function(x, k) {
+    .Call(`_aurc_equal_width_bin_impl`, x, k)
+}
+
+calibration_scan_impl <- function(confidence, correct) {
+    .Call(`_aurc_calibration_scan_impl`, confidence, correct)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }

@@ -359,3 +359,137 @@ check_positive_number <- function(x, arg = rlang::caller_arg(x),
   }
   invisible(as.double(x))
 }
+
+# ---- Calibration and probability matrices (issue 6) -----------------------
+
+# A single finite number in an interval: `lower < x < upper` (open) or
+# `lower <= x` (closed) as asked.
+check_number <- function(x, lower = -Inf, upper = Inf, open = FALSE,
+                         whole = FALSE, arg = rlang::caller_arg(x),
+                         call = rlang::caller_env()) {
+  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && is.finite(x) &&
+    (if (open) x > lower && x < upper else x >= lower && x <= upper) &&
+    (!whole || x == round(x))
+  if (!ok) {
+    what <- if (whole) "a whole number" else "a number"
+    range <- if (open) {
+      paste0("strictly between ", lower, " and ", upper)
+    } else if (is.finite(upper)) {
+      paste0("between ", lower, " and ", upper)
+    } else {
+      paste0("at least ", lower)
+    }
+    shown <- if (is.numeric(x) && length(x) == 1) {
+      "{.val {x}}"
+    } else {
+      "{.obj_type_friendly {x}}"
+    }
+    abort_aurc(
+      c(
+        "{.arg {arg}} must be {what} {range}.",
+        x = paste0("It is ", shown, ".")
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(x)
+}
+
+# Confidences for calibration: numeric, in [0, 1] where present.
+check_confidence <- function(confidence, arg = "confidence",
+                             call = rlang::caller_env()) {
+  check_numeric_vector(confidence, arg, call = call)
+  bad <- which(!is.na(confidence) & (confidence < 0 | confidence > 1))
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must lie in [0, 1].",
+        x = "Element {bad[1]} is {.val {confidence[bad[1]]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(confidence)
+}
+
+# A probability matrix: numeric, non-negative, rows summing to 1 within
+# `tol`. Rows with a missing value are skipped (they give NA downstream).
+# The error names the first bad row.
+check_prob_matrix <- function(probs, arg = "probs", tol = 1e-6,
+                              call = rlang::caller_env()) {
+  if (!is.matrix(probs) || !is.numeric(probs) || ncol(probs) < 1) {
+    abort_aurc(
+      "{.arg {arg}} must be a numeric matrix (one row per sample, one column per class), not {.obj_type_friendly {probs}}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  complete <- stats::complete.cases(probs)
+  negative <- complete & rowSums(probs < 0 | !is.finite(probs)) > 0
+  sums <- rowSums(probs)
+  off <- complete & !negative & abs(sums - 1) > tol
+  bad <- which(negative | off)
+  if (length(bad) > 0) {
+    row <- bad[1]
+    why <- if (negative[row]) {
+      "Row {row} has a negative or infinite value."
+    } else {
+      "Row {row} sums to {format(sums[row], digits = 10)}."
+    }
+    abort_aurc(
+      c(
+        "Each row of {.arg {arg}} must be non-negative and sum to 1 (within {tol}).",
+        x = why
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(probs)
+}
+
+# Class labels for a probability matrix with `k` columns: whole numbers in
+# 1..k, or a factor whose levels are the columns (matched by name when the
+# matrix has column names). Returns integer column indices (NA kept).
+check_class_labels <- function(labels, n, k, col_names = NULL,
+                               arg = "labels", call = rlang::caller_env()) {
+  if (is.factor(labels)) {
+    lev <- levels(labels)
+    if (!is.null(col_names)) {
+      if (!setequal(lev, col_names) || length(lev) != k) {
+        abort_aurc(
+          c(
+            "The levels of {.arg {arg}} must be the column names of {.arg probs}.",
+            x = "Levels: {.val {lev}}; columns: {.val {col_names}}."
+          ),
+          class = "aurc_error_value", call = call
+        )
+      }
+      idx <- match(as.character(labels), col_names)
+    } else {
+      if (length(lev) != k) {
+        abort_aurc(
+          c(
+            "{.arg {arg}} must have one level per column of {.arg probs}.",
+            x = "It has {length(lev)} level{?s}; {.arg probs} has {k} column{?s}."
+          ),
+          class = "aurc_error_value", call = call
+        )
+      }
+      idx <- as.integer(labels)
+    }
+  } else {
+    check_numeric_vector(labels, arg, call = call)
+    idx <- labels
+  }
+  check_same_length(idx, n, arg, arg_n = "probs", call = call)
+  bad <- which(!is.na(idx) & (idx < 1 | idx > k | idx != round(idx)))
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must be class numbers in 1..{k} (or a factor).",
+        x = "Row {bad[1]} has label {.val {labels[bad[1]]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  as.integer(idx)
+}

@@ -46,6 +46,47 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// calibration_bins_impl
+Rcpp::List calibration_bins_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range, double hist_bins);
+RcppExport SEXP _aurc_calibration_bins_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP, SEXP hist_binsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type binning(binningSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type breaks(breaksSEXP);
+    Rcpp::traits::input_parameter< double >::type n_bins(n_binsSEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type min_remaining(min_remainingSEXP);
+    Rcpp::traits::input_parameter< double >::type min_range(min_rangeSEXP);
+    Rcpp::traits::input_parameter< double >::type hist_bins(hist_binsSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_bins_impl(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins));
+    return rcpp_result_gen;
+END_RCPP
+}
+// equal_width_bin_impl
+Rcpp::NumericVector equal_width_bin_impl(const Rcpp::NumericVector& x, double k);
+RcppExport SEXP _aurc_equal_width_bin_impl(SEXP xSEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(equal_width_bin_impl(x, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// calibration_scan_impl
+Rcpp::NumericVector calibration_scan_impl(const Rcpp::NumericVector& confidence, SEXP correct);
+RcppExport SEXP _aurc_calibration_scan_impl(SEXP confidenceSEXP, SEXP correctSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type correct(correctSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_scan_impl(confidence, correct));
+    return rcpp_result_gen;
+END_RCPP
+}
 // metrics_impl
 Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
 RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
@@ -199,6 +240,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
     {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 1},
+    {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
+    {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
+    {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},

@@ -17,16 +17,6 @@
 
 namespace aurc {
 
-// The inverse of sortable_key() (sort.h): the score of a key (-0 comes back
-// as +0).
-inline double key_to_double(std::uint64_t key) {
-  const std::uint64_t sign = std::uint64_t(1) << 63;
-  const std::uint64_t u = (key & sign) ? (key & ~sign) : ~key;
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
 // Running sums per group, descending, one entry per group of the source
 // (zero-count groups included, so entries line up with the source's groups;
 // callers drop those whose count is zero).

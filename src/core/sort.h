@@ -27,6 +27,15 @@ inline std::uint64_t sortable_key(double x) {
   return (u & sign) ? ~u : (u | sign);
 }
 
+// The inverse of sortable_key(): the score of a key (-0 comes back as +0).
+inline double key_to_double(std::uint64_t key) {
+  const std::uint64_t sign = std::uint64_t(1) << 63;
+  const std::uint64_t u = (key & sign) ? (key & ~sign) : ~key;
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
 // Sorts keys ascending, permuting payload alongside (stable).
 template <class Payload, class Check = NoCheck>
 void radix_sort(std::vector<std::uint64_t>& keys, std::vector<Payload>& payload,

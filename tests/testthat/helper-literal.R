@@ -238,3 +238,158 @@ literal_kendall_tau_b <- function(x, y) {
   }
   conc / sqrt(tx * ty)
 }
+
+# ---- Calibration (issue 6): literal definitions of SPEC Sec. 8 -------------
+# Written from the SPEC and the paper's description, sample by sample (or tie
+# group by tie group), independent of src/core/binning.h.
+
+# Per-bin table from a bin index per sample (bins 1..k, ascending).
+literal_bin_table <- function(conf, correct, bin, k, w = rep(1, length(conf))) {
+  out <- lapply(seq_len(k), function(b) {
+    i <- bin == b
+    n <- sum(w[i])
+    data.frame(
+      n = n,
+      mean_confidence = if (n > 0) sum(w[i] * conf[i]) / n else NA_real_,
+      accuracy = if (n > 0) sum(w[i] * correct[i]) / n else NA_real_,
+      min_confidence = if (n > 0) min(conf[i]) else NA_real_,
+      max_confidence = if (n > 0) max(conf[i]) else NA_real_
+    )
+  })
+  do.call(rbind, out)
+}
+
+literal_ece <- function(tab) {
+  ok <- tab$n > 0
+  sum(tab$n[ok] * abs(tab$accuracy[ok] - tab$mean_confidence[ok])) /
+    sum(tab$n[ok])
+}
+
+literal_mce <- function(tab) {
+  ok <- tab$n > 0
+  max(abs(tab$accuracy[ok] - tab$mean_confidence[ok]))
+}
+
+# Bin of each sample for edges e: (e[b], e[b+1]], the first closed on the left
+literal_breaks_bin <- function(conf, edges) {
+  vapply(conf, function(x) {
+    b <- which(x <= edges[-1])[1]
+    if (is.na(b)) length(edges) - 1 else b
+  }, numeric(1))
+}
+
+# Adaptive binning from the highest confidence down. `units` is a list of
+# sample-index vectors in descending confidence (single samples for the
+# authors' code, tie groups otherwise). Returns the bin weights (descending)
+# after the first pass, the last bin's target, and the unit count per bin.
+literal_adaptive_pass <- function(conf, w, units, z, min_remaining,
+                                  min_range) {
+  total <- sum(w)
+  lowest <- min(conf)
+  bins <- list()
+  cur <- integer()
+  before <- 0
+  target <- Inf
+  for (u in units) {
+    if (length(cur) > 0 && sum(w[cur]) > target &&
+      total - before > min_remaining &&
+      min(conf[cur]) - lowest > min_range) {
+      bins[[length(bins) + 1]] <- cur
+      cur <- integer()
+    }
+    cur <- c(cur, u)
+    eps <- max(conf[cur]) - min(conf[cur])
+    target <- if (eps == 0) Inf else 0.25 * (z / eps)^2
+    before <- before + sum(w[u])
+  }
+  bins[[length(bins) + 1]] <- cur
+  list(bins = bins, target = target)
+}
+
+# The authors' public code as described in SPEC Sec. 8 (no weights):
+# samples in descending confidence, ties in input order; top-up takes
+# trunc(needed * n_last / n) from every other bin. Returns the bin of every
+# sample (1 = lowest confidence), or a string naming the failure.
+literal_ding2020_bins <- function(conf, z = 1.645, min_remaining = 40,
+                                  min_range = 0.05) {
+  n <- length(conf)
+  desc <- order(-conf) # order() is stable: ties keep the input order
+  pass <- literal_adaptive_pass(conf, rep(1, n), as.list(desc), z,
+    min_remaining, min_range)
+  counts <- lengths(pass$bins)
+  nb <- length(counts)
+  if (nb > 1 && pass$target - counts[nb] > 0) {
+    needed <- pass$target - counts[nb]
+    if (!is.finite(needed)) return("infinite target")
+    extract <- trunc(needed * counts[nb] / n)
+    counts[-nb] <- counts[-nb] - extract
+    counts[nb] <- counts[nb] + extract * (nb - 1)
+    if (any(counts <= 0)) return("non-positive bin")
+  }
+  bin_desc <- rep(seq_len(nb), counts)
+  bin <- integer(n)
+  bin[desc] <- nb + 1 - bin_desc
+  bin
+}
+
+# The tie-respecting adaptive binning of SPEC Sec. 8, with weights: tie
+# groups are units; the top-up takes floor(needed * n_b / W) from every
+# other bin b; each moved boundary goes to the nearest tie-group edge (the
+# nearer one to the old boundary when equally near) and coinciding
+# boundaries merge bins.
+literal_adaptive_bins <- function(conf, w = rep(1, length(conf)), z = 1.645,
+                                  min_remaining = 40, min_range = 0.05) {
+  vals <- sort(unique(conf), decreasing = TRUE)
+  units <- lapply(vals, function(v) which(conf == v))
+  pass <- literal_adaptive_pass(conf, w, units, z, min_remaining, min_range)
+  total <- sum(w)
+  num <- vapply(pass$bins, function(i) sum(w[i]), numeric(1))
+  nb <- length(num)
+  # unit edges as cumulative weight from the top
+  unit_cum <- cumsum(vapply(units, function(i) sum(w[i]), numeric(1)))
+  # boundaries as the number of units above them
+  bnd <- cumsum(vapply(pass$bins, function(i) {
+    sum(vapply(units, function(u) all(u %in% i), logical(1)))
+  }, numeric(1)))[-nb]
+  needed <- pass$target - num[nb]
+  if (nb > 1 && needed > 0 && is.finite(needed)) {
+    p <- cummax(cumsum(num[-nb] - floor(needed * num[-nb] / total)))
+    edges <- c(0, unit_cum)
+    bnd <- vapply(p, function(pp) {
+      if (pp <= 0) return(0)
+      if (pp >= total) return(length(units))
+      g <- which(edges >= pp)[1]
+      if (edges[g] == pp) return(g - 1)
+      if (edges[g] - pp <= pp - edges[g - 1]) g - 1 else g - 2
+    }, numeric(1))
+    bnd <- unique(bnd[bnd > 0 & bnd < length(units)])
+  }
+  unit_bin_desc <- findInterval(seq_along(units) - 1, bnd) + 1
+  nbf <- length(bnd) + 1
+  bin <- integer(length(conf))
+  for (k in seq_along(units)) bin[units[[k]]] <- nbf + 1 - unit_bin_desc[k]
+  bin
+}
+
+# Equal-mass bins: boundary b at the tie-group edge nearest to b * W / k
+# (the lower edge when equally near), coinciding boundaries dropped.
+literal_equal_mass_bins <- function(conf, k, w = rep(1, length(conf))) {
+  vals <- sort(unique(conf))
+  cum <- c(0, cumsum(vapply(vals, function(v) sum(w[conf == v]), numeric(1))))
+  total <- sum(w)
+  bnd <- vapply(seq_len(k - 1), function(b) {
+    t <- b * total / k
+    g <- which(cum >= t)[1]
+    if (t - cum[g - 1] <= cum[g] - t) g - 2 else g - 1
+  }, numeric(1))
+  bnd <- unique(bnd[bnd > 0 & bnd < length(vals)])
+  findInterval(match(conf, vals) - 1, bnd) + 1
+}
+
+# Wilson score interval for a proportion p from n (weighted) trials
+literal_wilson <- function(p, n, level = 0.95) {
+  z <- stats::qnorm(1 - (1 - level) / 2)
+  center <- (p + z^2 / (2 * n)) / (1 + z^2 / n)
+  half <- z / (1 + z^2 / n) * sqrt(p * (1 - p) / n + z^2 / (4 * n^2))
+  cbind(lower = center - half, upper = center + half)
+}

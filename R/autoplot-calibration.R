@@ -1,0 +1,127 @@
+#' Reliability diagram of calibration bins
+#'
+#' The top panel draws one bar per non-empty bin, spanning the bin's edges
+#' (so adaptive and equal-mass bins have their own widths), up to the bin's
+#' accuracy; a coloured block from the accuracy to the mean confidence shows
+#' the gap (red when the model is overconfident, blue when underconfident);
+#' a point with an error bar marks the accuracy and its 95% Wilson interval
+#' at the bin's mean confidence; the dashed diagonal is perfect
+#' calibration. The bottom panel shows the share of samples in 100
+#' equal-width confidence bins, so a wide bin that hides a dense region of
+#' poorly calibrated samples (the "undetectable error" of Ding et al.,
+#' Fig. 2) can be seen. Its height is proportional to its scale (at least a
+#' quarter of the top panel).
+#'
+#' @param object An `aurc_calibration_bins` from [calibration_bins()].
+#' @param ... Not used; must be empty.
+#' @return A ggplot (not printed).
+#' @examples
+#' set.seed(1)
+#' confidence <- c(runif(300, 0.5, 1), runif(700, 0.97, 1))
+#' correct <- rbinom(1000, 1, confidence^3)
+#' bins <- calibration_bins(confidence, correct)
+#' autoplot(bins)
+#' autoplot(calibration_bins(confidence, correct, binning = "equal_width"))
+#' @export
+autoplot.aurc_calibration_bins <- function(object, ...) {
+  check_dots(...)
+  top <- "Accuracy per bin"
+  bottom <- "Share of samples"
+  panels <- c(top, bottom)
+  tab <- as.data.frame(object)[object$n > 0, , drop = FALSE]
+  # a bin holding one distinct confidence gets a visible sliver
+  half <- pmax((tab$upper - tab$lower) / 2, 0.002)
+  center <- (tab$upper + tab$lower) / 2
+  tab$xmin <- center - half
+  tab$xmax <- center + half
+  tab$panel <- factor(top, levels = panels)
+  tab$direction <- factor(
+    ifelse(tab$gap < 0, "Overconfident", "Underconfident"),
+    levels = c("Overconfident", "Underconfident")
+  )
+  hist <- as.data.frame(attr(object, "histogram"))
+  hist$panel <- factor(bottom, levels = panels)
+  scale_floor <- data.frame(
+    x = 0, y = c(0, 1, max(0.25, hist$share)),
+    panel = factor(c(top, top, bottom), levels = panels)
+  )
+  diagonal <- data.frame(panel = factor(top, levels = panels))
+  title <- switch(attr(object, "binning"),
+    adaptive = "Adaptive bins",
+    ding2020 = "Adaptive bins (as the code of Ding et al.)",
+    equal_width = "Equal-width bins",
+    equal_mass = "Equal-mass bins",
+    custom = "Custom bins"
+  )
+  subtitle <- sprintf(
+    "%d bins, ECE = %s, MCE = %s", nrow(object),
+    format(attr(object, "ece"), digits = 3),
+    format(attr(object, "mce"), digits = 3)
+  )
+  x <- y <- xmin <- xmax <- accuracy <- mean_confidence <- direction <-
+    accuracy_lower <- accuracy_upper <- lower <- upper <- share <-
+    panel <- NULL
+  ggplot2::ggplot() +
+    ggplot2::geom_blank(ggplot2::aes(x = x, y = y), data = scale_floor) +
+    ggplot2::geom_rect(
+      ggplot2::aes(
+        xmin = xmin, xmax = xmax, ymin = 0, ymax = accuracy,
+        fill = "Accuracy"
+      ),
+      data = tab, colour = "grey35", linewidth = 0.2
+    ) +
+    ggplot2::geom_rect(
+      ggplot2::aes(
+        xmin = xmin, xmax = xmax, ymin = pmin(accuracy, mean_confidence),
+        ymax = pmax(accuracy, mean_confidence), fill = direction
+      ),
+      data = tab, alpha = 0.55
+    ) +
+    ggplot2::geom_abline(
+      ggplot2::aes(intercept = 0, slope = 1),
+      data = diagonal, linetype = "dashed", colour = "grey20"
+    ) +
+    ggplot2::geom_errorbar(
+      ggplot2::aes(
+        x = mean_confidence, ymin = accuracy_lower, ymax = accuracy_upper
+      ),
+      data = tab, width = 0, colour = "black", linewidth = 0.4
+    ) +
+    ggplot2::geom_point(
+      ggplot2::aes(x = mean_confidence, y = accuracy),
+      data = tab, size = 0.9
+    ) +
+    ggplot2::geom_rect(
+      ggplot2::aes(xmin = lower, xmax = upper, ymin = 0, ymax = share),
+      data = hist, fill = "grey45"
+    ) +
+    ggplot2::facet_grid(
+      rows = ggplot2::vars(panel), scales = "free_y", space = "free_y",
+      switch = "y"
+    ) +
+    ggplot2::scale_fill_manual(
+      values = c(
+        Accuracy = "grey80", Overconfident = "#D55E00",
+        Underconfident = "#0072B2"
+      ),
+      breaks = c("Accuracy", "Overconfident", "Underconfident"),
+      labels = c(
+        "Accuracy", "Gap: confidence above accuracy",
+        "Gap: confidence below accuracy"
+      ),
+      drop = FALSE, name = NULL
+    ) +
+    ggplot2::scale_x_continuous(
+      limits = c(0, 1), expand = ggplot2::expansion(mult = 0.01)
+    ) +
+    ggplot2::scale_y_continuous(expand = ggplot2::expansion(mult = 0.02)) +
+    ggplot2::labs(
+      x = "Confidence", y = NULL, title = title, subtitle = subtitle
+    ) +
+    ggplot2::theme_bw() +
+    ggplot2::theme(
+      legend.position = "bottom", strip.placement = "outside",
+      strip.background = ggplot2::element_blank(),
+      panel.grid.minor = ggplot2::element_blank()
+    )
+}

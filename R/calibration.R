@@ -1,0 +1,564 @@
+#' Calibration bins: equal-width, equal-mass and adaptive binning
+#'
+#' Groups the samples by confidence and compares, in every bin, the mean
+#' confidence with the accuracy: the table behind a reliability diagram and
+#' behind the expected and maximum calibration errors ([ece_vec()],
+#' [mce_vec()]). The confidences are sorted once; every binning is then a
+#' linear pass.
+#'
+#' @section Binnings:
+#' * `"equal_width"`: `n_bins = k` bins `[0, 1/k], (1/k, 2/k], ...,
+#'   ((k-1)/k, 1]`, closed on the right. Edge `b` is computed as `b / k`
+#'   (one division, so an edge is the double nearest to the decimal value):
+#'   a confidence of exactly `0.3` lies in bin 3 of 10 on every platform,
+#'   while `0.1 * 3` (which is `0.30000000000000004`) lies in bin 4. Empty
+#'   bins are kept with `n = 0`.
+#' * `"equal_mass"`: about `n_bins` bins of nearly equal (weighted) size,
+#'   taken in ascending confidence. Boundary `b` is placed on the edge of a
+#'   group of tied confidences nearest to the `b * W / k`-th sample (`W` the
+#'   total weight; the lower edge when both are equally near), so ties are
+#'   never split; without ties and weights the sizes differ by at most one.
+#'   Boundaries that coincide (ties, or fewer samples than bins) are dropped,
+#'   so there may be fewer than `n_bins` bins, never an empty one.
+#' * `"adaptive"` (the default; Ding et al. 2020, Sec. 4.2): bins are grown
+#'   from the highest confidence down. With `z = qnorm(1 - (1 - conf_level)
+#'   / 2)` rounded to three decimals (`conf_level = 0.9` gives `z = 1.645`,
+#'   the value in the authors' code; the paper's text says it uses an 80%
+#'   interval, which would be `z = 1.282`), a bin is full once its count
+#'   exceeds its target `0.25 (z / eps)^2`, `eps` = the range of its
+#'   confidences so far (while `eps = 0` the target is infinite: a bin always
+#'   holds at least two distinct confidences, unless it is the only one or
+#'   the last). The next group of tied confidences then opens a new bin only
+#'   if the samples from that group down number more than `min_remaining`
+#'   and the full bin's lowest confidence exceeds the overall lowest one by
+#'   more than `min_range`; otherwise everything left joins the current bin,
+#'   which becomes the last. A last bin short of its target by `needed`
+#'   samples takes `floor(needed * n_b / n)` samples from every other bin
+#'   `b`, in proportion to its count, by moving each boundary up. A moved
+#'   boundary that falls inside a group of tied confidences goes to the
+#'   group's nearer edge (when equally near, the one moving fewer samples);
+#'   boundaries that coincide are dropped. No top-up happens when the last
+#'   bin holds a single distinct confidence (its target is infinite).
+#'   Ties are never split, a tie group larger than a target simply makes
+#'   its bin larger, and with fewer than `min_remaining` samples (or a
+#'   range below `min_range`) there is one bin. The result does not depend
+#'   on the order of the rows.
+#' * `"ding2020"`: the authors' public code (github.com/yding5/AdaptiveBinning,
+#'   `AdaptiveBinning.py`), reproduced with its two quirks so that published
+#'   AECE/AMCE values can be replicated: samples are taken one at a time in
+#'   descending confidence, tied samples in the order of the input, so ties
+#'   may be split across bins (and the result can depend on the row order);
+#'   and the top-up takes the same `trunc(needed * n_last / n)` samples from
+#'   every bin, not an amount in proportion to each bin's count. Where the
+#'   authors' code fails or returns meaningless values this is an error of
+#'   class `aurc_error_ding2020`: when the last bin holds a single distinct
+#'   confidence (its code overflows on an infinite target) and when the
+#'   top-up would leave a bin with no or a negative number of samples.
+#'   Case weights are not supported. The rules were read from the authors'
+#'   published code and implemented independently; the package's tests
+#'   compare them with hand-computed cases and a separate R implementation
+#'   of the same rules, not with the Python code itself.
+#' * `breaks`: custom edges, strictly increasing from 0 to 1, bins closed on
+#'   the right as for `"equal_width"` (the binning is then reported as
+#'   `"custom"`).
+#'
+#' @section Bin edges and intervals:
+#' `lower` and `upper` are the bin's edges: the breaks for equal-width and
+#' custom bins; for the data-driven binnings, the midpoint between
+#' neighbouring bins' observed confidences, and the observed lowest and
+#' highest confidence at the two ends. `accuracy_lower` and `accuracy_upper`
+#' are the 95% Wilson score interval of the bin's accuracy (from its
+#' weighted count).
+#'
+#' @section Case weights:
+#' Frequency weights: sample `i` counts `case_weights[i]` times in every
+#' count, mean and sum, so integer weights give exactly the bins of the data
+#' with rows repeated. For the adaptive binning a bin's count and the
+#' number of samples remaining (compared with `min_remaining`) are weighted
+#' sums; for equal-mass bins the sizes are. Samples of weight 0 are dropped.
+#'
+#' @param confidence Confidence of the predicted class, in `[0, 1]` (for
+#'   top-label calibration from a probability matrix see [top_label()]).
+#' @param correct Whether the prediction was correct: 0/1 or logical.
+#' @param ... Not used; must be empty.
+#' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
+#'   `"ding2020"` (see Binnings).
+#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`.
+#' @param conf_level Confidence level that sets `z` for the adaptive
+#'   binnings.
+#' @param min_remaining,min_range The adaptive binnings open no new bin when
+#'   at most `min_remaining` samples remain or the remaining confidence range
+#'   is at most `min_range`.
+#' @param breaks Optional custom bin edges, strictly increasing, from 0 to 1.
+#'   When given, `binning` must be left at its default or be
+#'   `"equal_width"`.
+#' @param na_rm If `TRUE`, samples with a missing confidence or correctness
+#'   are dropped; if `FALSE` (the default) they are an error here (and make
+#'   [ece_vec()] `NA`).
+#' @param case_weights Optional non-negative frequency weights.
+#'
+#' @return A tibble of class `aurc_calibration_bins`, one row per bin in
+#'   ascending confidence: `bin`, `lower`, `upper`, `min_confidence`,
+#'   `max_confidence`, `n`, `mean_confidence`, `accuracy`, `gap` (accuracy
+#'   minus mean confidence, negative when overconfident), `accuracy_lower`,
+#'   `accuracy_upper`. Attributes record the settings (`binning`, `n_bins`,
+#'   `conf_level`, `z`, `min_remaining`, `min_range`, `breaks`), the total
+#'   weight `n`, `ece`, `mce`, and `histogram`, the share of samples in 100
+#'   equal-width confidence bins, used by [autoplot()][ggplot2::autoplot()]
+#'   (the reliability diagram, see [autoplot.aurc_calibration_bins()]).
+#'
+#' @references
+#' Ding, Liu, Xiong, Shi (2020). Revisiting the Evaluation of Uncertainty
+#' Estimation and Its Application to Explore Model Complexity-Uncertainty
+#' Trade-Off. CVPR Workshops 2020.
+#'
+#' @seealso [ece_vec()], [mce_vec()], [top_label()].
+#' @examples
+#' set.seed(1)
+#' confidence <- c(runif(200, 0.5, 1), rep(0.99, 300))
+#' correct <- rbinom(500, 1, confidence^2)
+#' calibration_bins(confidence, correct)
+#' calibration_bins(confidence, correct, binning = "equal_width")
+#' calibration_bins(confidence, correct, breaks = c(0, 0.5, 0.9, 0.95, 1))
+#' @export
+calibration_bins <- function(confidence, correct, ..., binning = "adaptive",
+                             n_bins = 10, conf_level = 0.9,
+                             min_remaining = 40, min_range = 0.05,
+                             breaks = NULL, na_rm = FALSE,
+                             case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  input <- calibration_input(confidence, correct, case_weights, na_rm,
+    settings,
+    call = call
+  )
+  if (identical(input, "missing")) {
+    abort_aurc(
+      c(
+        "{.arg confidence} and {.arg correct} must not have missing values.",
+        i = "Use {.code na_rm = TRUE} to drop them."
+      ),
+      class = "aurc_error_missing", call = call
+    )
+  }
+  if (is.null(input)) {
+    abort_aurc(
+      c(
+        "No samples left to bin.",
+        i = "Check for missing values or all-zero {.arg case_weights}."
+      ),
+      class = "aurc_error_no_data", call = call
+    )
+  }
+  calibration_table(input, settings, call)
+}
+
+calibration_binnings <- c("adaptive", "equal_width", "equal_mass", "ding2020")
+
+# Validated settings; `binning` is "custom" when `breaks` is given.
+calibration_settings <- function(binning, binning_missing, n_bins,
+                                 conf_level, min_remaining, min_range, breaks,
+                                 call) {
+  binning <- check_choice(binning, calibration_binnings, call = call)
+  check_number(n_bins, lower = 1, whole = TRUE, call = call)
+  check_number(conf_level, lower = 0, upper = 1, open = TRUE, call = call)
+  check_number(min_remaining, lower = 0, call = call)
+  check_number(min_range, lower = 0, call = call)
+  edges <- NULL
+  if (binning == "equal_width") edges <- seq(0, n_bins) / n_bins
+  if (!is.null(breaks)) {
+    if (!binning_missing && binning != "equal_width") {
+      abort_aurc(
+        c(
+          "{.arg breaks} can't be combined with {.code binning = {.val {binning}}}.",
+          i = "Leave {.arg binning} at its default, or use {.val equal_width}."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    }
+    check_breaks(breaks, call = call)
+    binning <- "custom"
+    edges <- as.double(breaks)
+  }
+  list(
+    binning = binning, n_bins = n_bins, conf_level = conf_level,
+    z = round(stats::qnorm(1 - (1 - conf_level) / 2), 3),
+    min_remaining = min_remaining, min_range = min_range, breaks = edges
+  )
+}
+
+check_breaks <- function(breaks, call) {
+  ok <- is.numeric(breaks) && is.null(dim(breaks)) && length(breaks) >= 2 &&
+    !anyNA(breaks) && all(diff(breaks) > 0) && breaks[1] == 0 &&
+    breaks[length(breaks)] == 1
+  if (!ok) {
+    abort_aurc(
+      c(
+        "{.arg breaks} must be strictly increasing numbers from 0 to 1.",
+        i = "For example {.code c(0, 0.5, 0.9, 1)}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(breaks)
+}
+
+# Validates the samples and applies the NA rule. Returns a list of double
+# vectors (zero weights dropped), "missing" when a value is missing and
+# `na_rm = FALSE`, or NULL when nothing is left.
+calibration_input <- function(confidence, correct, case_weights, na_rm,
+                              settings, call) {
+  check_numeric_vector(confidence, "confidence", call = call)
+  n <- length(confidence)
+  check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
+  check_same_length(correct, n, "correct", arg_n = "confidence", call = call)
+  # one pass in C++; the R checks below only run to report an error
+  scan <- calibration_scan_impl(as.double(confidence), correct)
+  if (scan[1] > 0) check_confidence(confidence, call = call)
+  if (scan[2] > 0) check_failure(correct, n, "correct", call = call)
+  if (!is.null(case_weights)) {
+    check_numeric_vector(case_weights, "case_weights", call = call)
+    check_same_length(case_weights, n, "case_weights",
+      arg_n = "confidence", call = call
+    )
+  }
+  check_case_weights(case_weights, n, call = call)
+  check_bool(na_rm, call = call)
+  if (settings$binning == "ding2020" && !is.null(case_weights)) {
+    abort_aurc(
+      c(
+        "{.code binning = \"ding2020\"} does not support {.arg case_weights}.",
+        i = "The authors' code has no weights; use {.code binning = \"adaptive\"}."
+      ),
+      class = "aurc_error_ding2020", call = call
+    )
+  }
+  confidence <- as.double(confidence)
+  correct <- as.double(correct)
+  keep <- TRUE
+  if (scan[3] > 0) {
+    if (!na_rm) return("missing")
+    keep <- !(is.na(confidence) | is.na(correct))
+  }
+  if (!is.null(case_weights)) keep <- keep & case_weights > 0
+  if (!all(keep)) {
+    confidence <- confidence[keep]
+    correct <- correct[keep]
+    if (!is.null(case_weights)) case_weights <- case_weights[keep]
+  }
+  if (length(confidence) == 0) return(NULL)
+  case_weights <- if (is.null(case_weights)) {
+    double()
+  } else {
+    as.double(case_weights)
+  }
+  list(confidence = confidence, correct = correct, case_weights = case_weights)
+}
+
+calibration_hist_bins <- 100
+
+calibration_table <- function(input, settings, call) {
+  kernel <- switch(settings$binning,
+    equal_width = ,
+    custom = "breaks",
+    settings$binning
+  )
+  res <- calibration_bins_impl(
+    input$confidence, input$correct, input$case_weights, kernel,
+    if (is.null(settings$breaks)) double() else settings$breaks,
+    settings$n_bins, settings$z, settings$min_remaining, settings$min_range,
+    calibration_hist_bins
+  )
+  if (res$status != 0) abort_ding2020(res$status, call)
+  n <- res$n
+  nonempty <- n > 0
+  res$min_confidence[!nonempty] <- NA_real_
+  res$max_confidence[!nonempty] <- NA_real_
+  mean_conf <- ifelse(nonempty, res$sum_confidence / n, NA_real_)
+  accuracy <- ifelse(nonempty, res$sum_correct / n, NA_real_)
+  interval <- wilson_interval(accuracy, n)
+  if (is.null(settings$breaks)) {
+    lo <- res$min_confidence
+    hi <- res$max_confidence
+    mid <- (hi[-length(hi)] + lo[-1]) / 2
+    lower <- c(lo[1], mid)
+    upper <- c(mid, hi[length(hi)])
+  } else {
+    lower <- settings$breaks[-length(settings$breaks)]
+    upper <- settings$breaks[-1]
+  }
+  total <- sum(n)
+  gap <- accuracy - mean_conf
+  tab <- tibble::tibble(
+    bin = seq_along(n), lower = lower, upper = upper,
+    min_confidence = res$min_confidence, max_confidence = res$max_confidence,
+    n = n, mean_confidence = mean_conf, accuracy = accuracy, gap = gap,
+    accuracy_lower = interval[, 1], accuracy_upper = interval[, 2]
+  )
+  hk <- calibration_hist_bins
+  histogram <- tibble::tibble(
+    lower = seq(0, hk - 1) / hk, upper = seq(1, hk) / hk,
+    n = res$histogram, share = res$histogram / total
+  )
+  new_calibration_bins(tab,
+    settings = settings, n = total,
+    ece = sum(n[nonempty] * abs(gap[nonempty])) / total,
+    mce = max(abs(gap[nonempty])), histogram = histogram
+  )
+}
+
+# 95% Wilson score interval; NA for empty bins.
+wilson_interval <- function(p, n, level = 0.95) {
+  z <- stats::qnorm(1 - (1 - level) / 2)
+  center <- (p + z^2 / (2 * n)) / (1 + z^2 / n)
+  half <- z / (1 + z^2 / n) * sqrt(p * (1 - p) / n + z^2 / (4 * n^2))
+  lower <- pmax(0, center - half)
+  upper <- pmin(1, center + half)
+  lower[!(n > 0)] <- NA_real_
+  upper[!(n > 0)] <- NA_real_
+  cbind(lower, upper)
+}
+
+abort_ding2020 <- function(status, call) {
+  why <- if (status == 1) {
+    "The last bin holds a single distinct confidence, so its target is infinite; the authors' code fails here."
+  } else {
+    "Its last-bin top-up would leave a bin with no samples or a negative count; the authors' code returns meaningless values here."
+  }
+  abort_aurc(
+    c(
+      "{.code binning = \"ding2020\"} has no defined result for these data.",
+      x = why,
+      i = "Use {.code binning = \"adaptive\"}, which handles this case."
+    ),
+    class = "aurc_error_ding2020", call = call
+  )
+}
+
+new_calibration_bins <- function(tab, settings, n, ece, mce, histogram) {
+  structure(
+    tab,
+    class = c("aurc_calibration_bins", "tbl_df", "tbl", "data.frame"),
+    binning = settings$binning, n_bins = settings$n_bins,
+    conf_level = settings$conf_level, z = settings$z,
+    min_remaining = settings$min_remaining, min_range = settings$min_range,
+    breaks = settings$breaks, interval = "Wilson score, 95%",
+    n = n, ece = ece, mce = mce, histogram = histogram
+  )
+}
+
+#' @export
+print.aurc_calibration_bins <- function(x, ...) {
+  binning <- attr(x, "binning")
+  label <- switch(binning,
+    adaptive = "adaptive (Ding et al. 2020, ties kept together)",
+    ding2020 = "adaptive, as the code of Ding et al. (2020)",
+    equal_width = paste0(
+      "equal width (", attr(x, "n_bins"), " bins requested)"
+    ),
+    equal_mass = paste0(
+      "equal mass (", attr(x, "n_bins"), " bins requested)"
+    ),
+    custom = "custom breaks"
+  )
+  cat("# Calibration bins: ", label, "\n", sep = "")
+  cat(sprintf(
+    "# %d bins, %s samples; ECE = %s, MCE = %s\n", nrow(x),
+    format(attr(x, "n")), format(attr(x, "ece"), digits = 4),
+    format(attr(x, "mce"), digits = 4)
+  ))
+  if (binning %in% c("adaptive", "ding2020")) {
+    cat(sprintf(
+      "# z = %s (conf_level = %s), min_remaining = %s, min_range = %s\n",
+      format(attr(x, "z")), format(attr(x, "conf_level")),
+      format(attr(x, "min_remaining")), format(attr(x, "min_range"))
+    ))
+  }
+  cat("# accuracy interval: ", attr(x, "interval"), "\n", sep = "")
+  print(tibble::new_tibble(as.list(x), nrow = nrow(x)), ...)
+  invisible(x)
+}
+
+#' Expected and maximum calibration error
+#'
+#' With the bins of [calibration_bins()] (`n_b` samples, mean confidence
+#' `conf_b` and accuracy `acc_b` in bin `b`, `n` samples in all):
+#' `ECE = sum_b (n_b / n) |acc_b - conf_b|` and
+#' `MCE = max_b |acc_b - conf_b|`, over the non-empty bins. With the default
+#' adaptive binning these are the AECE and AMCE of Ding et al. (2020).
+#'
+#' @inheritParams calibration_bins
+#' @param data A data frame (grouped data frames give one row per group).
+#' @param confidence,correct For `ece()` and `mce()`, unquoted column names
+#'   of `data` (or expressions of its columns).
+#' @param na_rm If `FALSE` (the default) a missing confidence or
+#'   correctness makes the result `NA`; if `TRUE` those samples are dropped.
+#' @param case_weights Optional non-negative frequency weights (for `ece()`
+#'   and `mce()` an unquoted column name); see [calibration_bins()].
+#'
+#' @return `ece_vec()`, `mce_vec()`: a single number (`NA` when a value is
+#'   missing and `na_rm = FALSE`, or with a warning of class
+#'   `aurc_warning_no_data` when no sample is left). `ece()`, `mce()`: a
+#'   tibble with `.metric` (`"ece"`, `"mce"`), `.estimator` (the binning:
+#'   `"adaptive"`, `"equal_width"`, `"equal_mass"`, `"ding2020"` or
+#'   `"custom"`) and `.estimate`, after the grouping columns.
+#' @references
+#' Ding, Liu, Xiong, Shi (2020). Revisiting the Evaluation of Uncertainty
+#' Estimation and Its Application to Explore Model Complexity-Uncertainty
+#' Trade-Off. CVPR Workshops 2020.
+#' @seealso [calibration_bins()] for the bins and the reliability diagram.
+#' @examples
+#' set.seed(1)
+#' confidence <- runif(500, 0.5, 1)
+#' correct <- rbinom(500, 1, confidence^2)
+#' ece_vec(confidence, correct) # AECE
+#' mce_vec(confidence, correct) # AMCE
+#' ece_vec(confidence, correct, binning = "equal_width", n_bins = 15)
+#'
+#' df <- data.frame(confidence, correct, model = rep(c("a", "b"), 250))
+#' ece(df, confidence, correct)
+#' mce(df, confidence, correct, binning = "equal_mass")
+#' @export
+ece <- function(data, confidence, correct, ..., binning = "adaptive",
+                n_bins = 10, conf_level = 0.9, min_remaining = 40,
+                min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  calibration_metric_df(
+    data, rlang::enquo(confidence), rlang::enquo(correct),
+    rlang::enquo(case_weights), settings, na_rm, "ece", call
+  )
+}
+
+#' @rdname ece
+#' @export
+ece_vec <- function(confidence, correct, ..., binning = "adaptive",
+                    n_bins = 10, conf_level = 0.9, min_remaining = 40,
+                    min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                    case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  calibration_metric(confidence, correct, case_weights, settings, na_rm,
+    "ece", call
+  )
+}
+
+#' @rdname ece
+#' @export
+mce <- function(data, confidence, correct, ..., binning = "adaptive",
+                n_bins = 10, conf_level = 0.9, min_remaining = 40,
+                min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  calibration_metric_df(
+    data, rlang::enquo(confidence), rlang::enquo(correct),
+    rlang::enquo(case_weights), settings, na_rm, "mce", call
+  )
+}
+
+#' @rdname ece
+#' @export
+mce_vec <- function(confidence, correct, ..., binning = "adaptive",
+                    n_bins = 10, conf_level = 0.9, min_remaining = 40,
+                    min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                    case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  calibration_metric(confidence, correct, case_weights, settings, na_rm,
+    "mce", call
+  )
+}
+
+calibration_metric <- function(confidence, correct, case_weights, settings,
+                               na_rm, metric, call) {
+  input <- calibration_input(confidence, correct, case_weights, na_rm,
+    settings,
+    call = call
+  )
+  if (identical(input, "missing")) return(NA_real_)
+  if (is.null(input)) {
+    warn_no_data(call = call)
+    return(NA_real_)
+  }
+  attr(calibration_table(input, settings, call), metric)
+}
+
+calibration_metric_df <- function(data, confidence, correct, case_weights,
+                                  settings, na_rm, metric, call) {
+  metric_df(
+    data,
+    columns = list(
+      confidence = confidence, correct = correct, case_weights = case_weights
+    ),
+    fn = function(confidence, correct, case_weights) {
+      calibration_metric(confidence, correct, case_weights, settings, na_rm,
+        metric, call
+      )
+    },
+    metric = metric, estimator = settings$binning, call = call
+  )
+}
+
+#' Top-label confidence and correctness from a probability matrix
+#'
+#' For top-label calibration the confidence of a sample is its largest
+#' class probability and the prediction is correct when that class is the
+#' label: `confidence = max_k p_k`, `correct = 1[argmax_k p_k = label]`,
+#' with ties in the maximum resolved to the first (lowest-numbered) class.
+#' The result feeds [calibration_bins()], [ece()] and [mce()].
+#'
+#' @param probs A numeric matrix of class probabilities, one row per sample
+#'   and one column per class; each row non-negative and summing to 1
+#'   (within 1e-6). Rows with a missing value give `NA`.
+#' @param labels The true classes: whole numbers in `1..ncol(probs)`, or a
+#'   factor whose levels are the columns (matched to the column names when
+#'   `probs` has them, otherwise by position).
+#'
+#' @return A tibble with columns `confidence` (double) and `correct`
+#'   (integer 0/1), one row per sample.
+#' @examples
+#' probs <- rbind(c(0.7, 0.2, 0.1), c(0.3, 0.3, 0.4), c(0.5, 0.5, 0))
+#' top_label(probs, c(1, 3, 2))
+#' tl <- top_label(probs, c(1, 3, 2))
+#' ece(tl, confidence, correct, binning = "equal_width")
+#' @export
+top_label <- function(probs, labels) {
+  check_prob_matrix(probs)
+  idx <- check_class_labels(labels, nrow(probs), ncol(probs),
+    col_names = colnames(probs)
+  )
+  n <- nrow(probs)
+  confidence <- rep(NA_real_, n)
+  correct <- rep(NA_integer_, n)
+  ok <- stats::complete.cases(probs)
+  if (any(ok)) {
+    p <- probs[ok, , drop = FALSE]
+    top <- max.col(p, ties.method = "first")
+    # a row may sum to 1 + 1e-6: keep the confidence in [0, 1]
+    confidence[ok] <- pmin(p[cbind(seq_len(nrow(p)), top)], 1)
+    correct[ok] <- as.integer(top == idx[ok])
+  }
+  tibble::tibble(confidence = confidence, correct = correct)
+}

@@ -1,0 +1,46 @@
+test_that("reliability diagram: bars span the bins, gap, diagonal, histogram", {
+  set.seed(1)
+  x <- c(stats::runif(300, 0.5, 1), stats::runif(700, 0.97, 1))
+  y <- stats::rbinom(1000, 1, x^3)
+  bins <- calibration_bins(x, y)
+  p <- ggplot2::autoplot(bins)
+  expect_s3_class(p, "ggplot")
+  b <- ggplot2::ggplot_build(p)
+  # layers: blank (scale floor), accuracy bars, gap blocks, diagonal,
+  # interval, points, histogram
+  expect_length(b$data, 7)
+  bars <- b$data[[2]]
+  expect_equal(nrow(bars), nrow(bins))
+  expect_equal(bars$xmin, bins$lower)
+  expect_equal(bars$xmax, bins$upper)
+  expect_equal(bars$ymax, bins$accuracy)
+  gap <- b$data[[3]]
+  expect_equal(gap$ymin, pmin(bins$accuracy, bins$mean_confidence))
+  expect_equal(gap$ymax, pmax(bins$accuracy, bins$mean_confidence))
+  diag <- b$data[[4]]
+  expect_equal(c(diag$intercept, diag$slope), c(0, 1))
+  expect_equal(diag$linetype, "dashed")
+  expect_equal(as.integer(diag$PANEL), 1L)
+  ci <- b$data[[5]]
+  expect_equal(ci$x, bins$mean_confidence)
+  expect_equal(ci$ymin, bins$accuracy_lower)
+  hist <- b$data[[7]]
+  expect_equal(nrow(hist), 100)
+  expect_equal(sum(hist$ymax), 1)
+  expect_true(all(as.integer(hist$PANEL) == 2L))
+  expect_equal(b$layout$panel_scales_x[[1]]$limits, c(0, 1))
+  expect_equal(p$labels$x, "Confidence")
+})
+
+test_that("equal-width bins: empty bins are not drawn; slivers get a width", {
+  x <- c(0.95, 0.95, 0.95, 0.55, 0.58)
+  y <- c(1, 0, 1, 1, 0)
+  bins <- calibration_bins(x, y, binning = "equal_width")
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(bins))
+  expect_equal(nrow(b$data[[2]]), 2)
+  expect_equal(b$data[[2]]$xmin, c(0.5, 0.9))
+  one <- calibration_bins(rep(0.7, 5), c(1, 1, 0, 1, 0))
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(one))
+  expect_equal(b$data[[2]]$xmax - b$data[[2]]$xmin, 0.004)
+  expect_snapshot(error = TRUE, ggplot2::autoplot(one, 1))
+})
