@@ -13,3 +13,19 @@ first_invalid_loss_impl <- function(loss) {
     .Call(`_aurc_first_invalid_loss_impl`, loss)
 }
 
+weight_bias_impl <- function(beta, n, estimator) {
+    .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
+}
+
+weight_mse_impl <- function(rank, n, estimator) {
+    .Call(`_aurc_weight_mse_impl`, rank, n, estimator)
+}
+
+mean_weight_mse_impl <- function(n, estimator) {
+    .Call(`_aurc_mean_weight_mse_impl`, n, estimator)
+}
+
+batch_study_impl <- function(score, loss, batch_sizes, estimators, times) {
+    .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times)
+}
+
