@@ -26,7 +26,11 @@ stats_estimators <- c("alpha", "alpha_prime", "sele", "2sele")
 #'   + log(1 - beta)` (Props 3.3, 3.4 and A.2). The binomial terms are
 #'   summed in log space from the mode outwards (terms below `e^-60` of the
 #'   largest are dropped) and normalised by their own sum, so `n` up to
-#'   `1e6` and beyond is stable.
+#'   `1e6` and beyond is stable. For `"alpha"` the sum has the closed form
+#'   `bias = 1/n - sum_{k >= n} beta^k / k` (since
+#'   `E[H_m - H_{m-K}] = sum_{k=1}^m beta^k / k` for `K ~ Bin(m, beta)`; not
+#'   stated in the paper, used in the tests): about `1/n` unless `beta` is
+#'   close to 1, negative once `beta` is close enough to 1.
 #' * `weight_mse(rank, n)`: given the rank, `beta` is the `r`-th order
 #'   statistic of `n` uniforms, `beta ~ Beta(r, n + 1 - r)`, with
 #'   `E[-log(1 - beta)] = H_n - H_{n-r}` and

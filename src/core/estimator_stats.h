@@ -127,7 +127,20 @@ inline double weight_mse(Estimator est, double r, double n) {
   return var + d * d;
 }
 
-// E[w(r)] for r = 1 + Bin(n - 1, beta), beta in [0, 1).
+// Compensated (Neumaier) running sum.
+struct NeumaierSum {
+  double sum = 0.0, comp = 0.0;
+  void add(double x) {
+    const double t = sum + x;
+    comp += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  double value() const { return sum + comp; }
+};
+
+// E[w(r)] for r = 1 + Bin(n - 1, beta), beta in [0, 1). The terms are
+// centred on the weight at the mode, so the compensated sums carry only the
+// small deviations w(r) - w(mode).
 inline double expected_weight(Estimator est, double beta, double n) {
   if (est == Estimator::trapezoid) return std::nan("");
   const double N = n - 1.0;
@@ -135,15 +148,17 @@ inline double expected_weight(Estimator est, double beta, double n) {
   double mode = std::floor((N + 1.0) * beta);
   if (mode > N) mode = N;
   const double log_odds = std::log(beta) - std::log1p(-beta);
-  double num = weight_of_rank(est, mode + 1.0, n), den = 1.0;
+  const double w_mode = weight_of_rank(est, mode + 1.0, n);
+  NeumaierSum num, den;
+  den.add(1.0);
   // upwards: pmf(k) / pmf(k - 1) = (N - k + 1) / k * beta / (1 - beta)
   double lt = 0.0;
   for (double k = mode + 1.0; k <= N; k += 1.0) {
     lt += std::log((N - k + 1.0) / k) + log_odds;
     if (lt < stats_detail::kLogCutoff) break;
     const double t = std::exp(lt);
-    num += t * weight_of_rank(est, k + 1.0, n);
-    den += t;
+    num.add(t * (weight_of_rank(est, k + 1.0, n) - w_mode));
+    den.add(t);
   }
   // downwards: pmf(k) / pmf(k + 1) = (k + 1) / (N - k) * (1 - beta) / beta
   lt = 0.0;
@@ -151,10 +166,10 @@ inline double expected_weight(Estimator est, double beta, double n) {
     lt += std::log((k + 1.0) / (N - k)) - log_odds;
     if (lt < stats_detail::kLogCutoff) break;
     const double t = std::exp(lt);
-    num += t * weight_of_rank(est, k + 1.0, n);
-    den += t;
+    num.add(t * (weight_of_rank(est, k + 1.0, n) - w_mode));
+    den.add(t);
   }
-  return num / den;
+  return w_mode + num.value() / den.value();
 }
 
 // Bias of the weight of a sample with rank percentile beta in [0, 1).
@@ -173,14 +188,11 @@ template <class Check = NoCheck>
 double mean_weight_mse(Estimator est, double n, Check check = Check()) {
   if (est == Estimator::trapezoid) return std::nan("");
   if (est == Estimator::alpha) return digamma_diff(1.0, n + 1.0) / n;
-  double sum = 0.0, comp = 0.0;
+  NeumaierSum sum;
   chunked_for(1, static_cast<std::size_t>(n) + 1, check, [&](std::size_t r) {
-    const double x = weight_mse(est, double(r), n);
-    const double t = sum + x;
-    comp += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
+    sum.add(weight_mse(est, double(r), n));
   });
-  return (sum + comp) / n;
+  return sum.value() / n;
 }
 
 // Prop. A.4: the integral of the order bound over beta,
