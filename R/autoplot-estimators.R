@@ -12,6 +12,20 @@ estimator_labels <- c(
   trapezoid = "trapezoid rule"
 )
 
+# one colour per estimator in every plot (Okabe-Ito)
+estimator_colours <- c(
+  alpha = "#0072B2", alpha_prime = "#009E73", sele = "#E69F00",
+  "2sele" = "#CC79A7", trapezoid = "#56B4E9"
+)
+
+estimator_scales <- function() {
+  values <- stats::setNames(estimator_colours, estimator_labels)
+  list(
+    ggplot2::scale_colour_manual(values = values),
+    ggplot2::scale_fill_manual(values = values)
+  )
+}
+
 estimator_factor <- function(x) {
   lev <- intersect(names(estimator_labels), unique(x))
   factor(estimator_labels[x], levels = estimator_labels[lev])
@@ -47,7 +61,10 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
     trans = "log2", breaks = object$batch_sizes
   )
   x_lab <- "Batch size (samples per batch, log scale)"
-  colour <- ggplot2::labs(colour = "Estimator", fill = "Estimator")
+  colour <- list(
+    estimator_scales(),
+    ggplot2::labs(colour = "Estimator", fill = "Estimator")
+  )
   if (type %in% c("estimate", "bias")) {
     shift <- if (type == "bias") object$population else 0
     d$y <- d$mean - shift
@@ -137,6 +154,7 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
     ggplot2::geom_hline(yintercept = 0, linetype = "dashed") +
     ggplot2::geom_line() +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel)) +
+    estimator_scales()[[1]] +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     ggplot2::labs(
       x = "Population rank percentile of the sample (beta)",
@@ -151,7 +169,9 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
 #' The bound `beta / (n (1 - beta) + 1)` of Eq. 24 of Zhou et al. (2025)
 #' (their Fig. 2) as a surface over the sample size `n` and the population
 #' rank percentile `beta`, drawn as a heat map on a log colour scale with
-#' contour lines; see [weight_mse_bound()].
+#' contour lines; see [weight_mse_bound()]. The grid may be uneven (each
+#' cell reaches halfway to its neighbours), so a log-spaced `n` with
+#' `+ ggplot2::scale_x_log10()` shows the surface over several decades.
 #'
 #' @param n Grid of sample sizes (whole numbers, at least 1).
 #' @param beta Grid of percentiles in `(0, 1]` (zero is left out: the bound
@@ -159,17 +179,40 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
 #' @return A ggplot (not printed).
 #' @examples
 #' plot_weight_mse_bound()
+#' plot_weight_mse_bound(n = round(10^seq(0, 4, by = 0.05))) +
+#'   ggplot2::scale_x_log10()
 #' @export
 plot_weight_mse_bound <- function(n = 1:100,
                                   beta = seq(0.01, 0.99, by = 0.01)) {
   n <- check_whole_numbers(n)
   beta <- check_percentile(beta, upper_closed = TRUE)
   beta <- beta[beta > 0]
+  n <- sort(unique(n))
+  beta <- sort(unique(beta))
   grid <- expand.grid(n = n, beta = beta)
   grid$bound <- grid$beta / (grid$n * (1 - grid$beta) + 1)
+  # each cell reaches halfway to its neighbours, so the cells stay
+  # contiguous on an uneven grid and under any monotone axis transform
+  edges <- function(v, lo, hi) {
+    mid <- (v[-1] + v[-length(v)]) / 2
+    half <- if (length(v) > 1) 0.5 * min(diff(v)) else 0.5
+    list(
+      lower = pmax(c(v[1] - half, mid), lo),
+      upper = pmin(c(mid, v[length(v)] + half), hi)
+    )
+  }
+  en <- edges(n, 0.5, Inf)
+  eb <- edges(beta, 0, 1)
+  grid$n_lower <- en$lower[match(grid$n, n)]
+  grid$n_upper <- en$upper[match(grid$n, n)]
+  grid$beta_lower <- eb$lower[match(grid$beta, beta)]
+  grid$beta_upper <- eb$upper[match(grid$beta, beta)]
   breaks <- 10^seq(-4, 0)
   ggplot2::ggplot(grid, ggplot2::aes(.data$n, .data$beta)) +
-    ggplot2::geom_raster(ggplot2::aes(fill = .data$bound)) +
+    ggplot2::geom_rect(ggplot2::aes(
+      xmin = .data$n_lower, xmax = .data$n_upper,
+      ymin = .data$beta_lower, ymax = .data$beta_upper, fill = .data$bound
+    )) +
     ggplot2::geom_contour(
       ggplot2::aes(z = .data$bound),
       breaks = breaks, colour = "white", linewidth = 0.3
@@ -180,6 +223,7 @@ plot_weight_mse_bound <- function(n = 1:100,
     ggplot2::labs(
       x = "Sample size (n)",
       y = "Population rank percentile (beta)",
-      fill = "MSE bound\nbeta / (n(1-beta)+1)\n(log scale)"
+      fill = "MSE bound\nbeta / (n(1-beta)+1)\n(log scale)",
+      caption = "white lines: bound = 0.1, 0.01, 0.001, 0.0001"
     )
 }
