@@ -171,20 +171,22 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
 #' rank percentile `beta`, drawn as a heat map on a log colour scale with
 #' contour lines; see [weight_mse_bound()]. The grid may be uneven (each
 #' cell reaches halfway to its neighbours), so a log-spaced `n` with
-#' `+ ggplot2::scale_x_log10()` shows the surface over several decades.
+#' `log_n = TRUE` shows the surface over several decades.
 #'
 #' @param n Grid of sample sizes (whole numbers, at least 1).
 #' @param beta Grid of percentiles in `(0, 1]` (zero is left out: the bound
 #'   is 0 there, off the log colour scale).
+#' @param log_n If `TRUE`, the sample-size axis is on a log scale.
 #' @return A ggplot (not printed).
 #' @examples
 #' plot_weight_mse_bound()
-#' plot_weight_mse_bound(n = round(10^seq(0, 4, by = 0.05))) +
-#'   ggplot2::scale_x_log10()
+#' plot_weight_mse_bound(n = round(10^seq(0, 4, by = 0.05)), log_n = TRUE)
 #' @export
 plot_weight_mse_bound <- function(n = 1:100,
-                                  beta = seq(0.01, 0.99, by = 0.01)) {
+                                  beta = seq(0.01, 0.99, by = 0.01),
+                                  log_n = FALSE) {
   n <- check_whole_numbers(n)
+  check_bool(log_n)
   beta <- check_percentile(beta, upper_closed = TRUE)
   beta <- beta[beta > 0]
   n <- sort(unique(n))
@@ -219,9 +221,11 @@ plot_weight_mse_bound <- function(n = 1:100,
     ) +
     ggplot2::scale_fill_viridis_c(trans = "log10") +
     ggplot2::scale_y_continuous(limits = c(0, 1), expand = c(0, 0)) +
-    ggplot2::scale_x_continuous(expand = c(0, 0)) +
+    ggplot2::scale_x_continuous(
+      expand = c(0, 0), trans = if (log_n) "log10" else "identity"
+    ) +
     ggplot2::labs(
-      x = "Sample size (n)",
+      x = if (log_n) "Sample size (n, log scale)" else "Sample size (n)",
       y = "Population rank percentile (beta)",
       fill = "MSE bound\nbeta / (n(1-beta)+1)\n(log scale)",
       caption = "white lines: bound = 0.1, 0.01, 0.001, 0.0001"

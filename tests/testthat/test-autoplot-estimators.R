@@ -81,5 +81,13 @@ test_that("the bound surface is Eq. 24 on a log colour scale", {
   d <- p$data
   expect_equal(d$bound, d$beta / (d$n * (1 - d$beta) + 1))
   expect_equal(sort(unique(d$beta)), c(0.5, 0.9))
-  expect_snapshot(error = TRUE, plot_weight_mse_bound(beta = 2))
+  # log axis: the cell edges are transformed, still contiguous
+  q <- plot_weight_mse_bound(n = c(1, 10, 100), beta = 0.5, log_n = TRUE)
+  tile <- ggplot2::ggplot_build(q)$data[[layer_of(q, "GeomRect")]]
+  expect_equal(sort(unique(c(tile$xmin, tile$xmax))),
+               log10(c(0.5, 5.5, 55, 104.5)))
+  expect_snapshot(error = TRUE, {
+    plot_weight_mse_bound(beta = 2)
+    plot_weight_mse_bound(log_n = "yes")
+  })
 })
