@@ -20,17 +20,17 @@ stats_estimators <- c("alpha", "alpha_prime", "sele", "2sele")
 #'
 #' * `weight_bias(beta, n)`: a sample with percentile `beta` has rank
 #'   `1 + Bin(n - 1, beta)` (the other `n - 1` samples fall below it
-#'   with probability `beta` each), and
-#'   `bias = E[w(r)] + log(1 - beta)
-#'   = sum_{k=0}^{n-1} choose(n-1, k) beta^k (1-beta)^(n-1-k) w(k+1)
-#'   + log(1 - beta)` (Props 3.3, 3.4 and A.2). The binomial terms are
+#'   with probability `beta` each), and the bias is
+#'   `E[w(r)] + log(1 - beta)`, that is
+#'   `sum_{k=0}^{n-1} choose(n-1, k) beta^k (1-beta)^(n-1-k) w(k+1)` plus
+#'   `log(1 - beta)` (Props 3.3, 3.4 and A.2). The binomial terms are
 #'   summed in log space from the mode outwards (terms below `e^-60` of the
 #'   largest are dropped) and normalised by their own sum, so `n` up to
 #'   `1e6` and beyond is stable. For `"alpha"` the sum has the closed form
-#'   `bias = 1/n - sum_{k >= n} beta^k / k` (since
-#'   `E[H_m - H_{m-K}] = sum_{k=1}^m beta^k / k` for `K ~ Bin(m, beta)`; not
-#'   stated in the paper, used in the tests): about `1/n` unless `beta` is
-#'   close to 1, negative once `beta` is close enough to 1.
+#'   `1/n - sum_{k >= n} beta^k / k`, because
+#'   `E[H_m - H_{m-K}] = sum_{k=1}^m beta^k / k` for `K ~ Bin(m, beta)` (not
+#'   stated in the paper; used in the tests). So the bias is about `1/n`
+#'   unless `beta` is close to 1, and negative once it is close enough.
 #' * `weight_mse(rank, n)`: given the rank, `beta` is the `r`-th order
 #'   statistic of `n` uniforms, `beta ~ Beta(r, n + 1 - r)`, with
 #'   `E[-log(1 - beta)] = H_n - H_{n-r}` and
