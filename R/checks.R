@@ -233,7 +233,10 @@ check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
   ok <- is.character(x) && length(x) > 0 && !anyNA(x)
   if (!ok) {
     abort_aurc(
-      "{.arg {arg}} must be a character vector of estimator names, not {.obj_type_friendly {x}}.",
+      paste(
+        "{.arg {arg}} must be a character vector of estimator names,",
+        "not {.obj_type_friendly {x}}."
+      ),
       class = "aurc_error_type", call = call
     )
   }

@@ -68,7 +68,8 @@ inline double trigamma_diff_series(double a, double b) {
 // sum_{k=a}^{b-1} 1/k^p, smallest terms first (p = 1 or 2)
 inline double direct_sum(double a, double b, int p) {
   double s = 0.0;
-  for (double k = b - 1.0; k >= a; k -= 1.0) s += p == 1 ? 1.0 / k : 1.0 / (k * k);
+  for (double k = b - 1.0; k >= a; k -= 1.0)
+    s += p == 1 ? 1.0 / k : 1.0 / (k * k);
   return s;
 }
 
