@@ -25,6 +25,22 @@ calibration_scan_impl <- function(confidence, correct) {
     .Call(`_aurc_calibration_scan_impl`, confidence, correct)
 }
 
+weight_bias_impl <- function(beta, n, estimator) {
+    .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
+}
+
+weight_mse_impl <- function(rank, n, estimator) {
+    .Call(`_aurc_weight_mse_impl`, rank, n, estimator)
+}
+
+mean_weight_mse_impl <- function(n, estimator) {
+    .Call(`_aurc_mean_weight_mse_impl`, n, estimator)
+}
+
+batch_study_impl <- function(score, loss, batch_sizes, estimators, times) {
+    .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }

@@ -493,3 +493,99 @@ check_class_labels <- function(labels, n, k, col_names = NULL,
   }
   as.integer(idx)
 }
+
+# --- estimator statistics and batch study (issue 4) ------------------------
+
+# Numeric vector of whole numbers >= `min` (no NA); returns it as double.
+check_whole_numbers <- function(x, arg = rlang::caller_arg(x), min = 1,
+                                call = rlang::caller_env()) {
+  check_numeric_vector(x, arg, call = call)
+  bad <- which(is.na(x) | !is.finite(x) | x != round(x) | x < min)
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must contain whole numbers of at least {min}.",
+        x = "Element {bad[1]} is {.val {x[bad[1]]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  as.double(x)
+}
+
+# Numeric vector in [0, 1) (or [0, 1] with `upper_closed`), no NA.
+check_percentile <- function(x, arg = rlang::caller_arg(x),
+                             upper_closed = FALSE,
+                             call = rlang::caller_env()) {
+  check_numeric_vector(x, arg, call = call)
+  above <- if (upper_closed) x > 1 else x >= 1
+  bad <- which(is.na(x) | x < 0 | above)
+  if (length(bad) > 0) {
+    range <- if (upper_closed) "[0, 1]" else "[0, 1)"
+    abort_aurc(
+      c(
+        "{.arg {arg}} must contain numbers in {range}.",
+        x = "Element {bad[1]} is {.val {x[bad[1]]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  as.double(x)
+}
+
+# Recycles named vectors to a common length: each must have length 1 or the
+# common length (a length-0 argument gives length 0 if the others have
+# length 0 or 1).
+recycle_common <- function(args, call = rlang::caller_env()) {
+  lens <- lengths(args)
+  size <- if (any(lens == 0)) 0L else max(lens)
+  bad <- which(lens != 1 & lens != size)
+  if (any(lens == 0) && any(lens > 1)) bad <- which(lens > 1)
+  if (length(bad) > 0) {
+    shown <- paste0("{.arg ", names(args), "} has length ", lens, ".")
+    names(shown) <- rep("*", length(shown))
+    abort_aurc(
+      c(
+        "{.arg {names(args)}} must have length 1 or a common length.",
+        shown
+      ),
+      class = "aurc_error_length", call = call
+    )
+  }
+  lapply(args, function(x) if (length(x) == size) x else rep(x, size))
+}
+
+# A non-empty character vector of distinct values from `values`.
+check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
+                                call = rlang::caller_env()) {
+  ok <- is.character(x) && length(x) > 0 && !anyNA(x)
+  if (!ok) {
+    abort_aurc(
+      paste(
+        "{.arg {arg}} must be a character vector of estimator names,",
+        "not {.obj_type_friendly {x}}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  bad <- setdiff(x, values)
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must contain only {.or {.val {values}}}.",
+        x = "Unknown: {.val {bad}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (anyDuplicated(x)) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must not repeat an estimator.",
+        x = "Repeated: {.val {unique(x[duplicated(x)])}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  x
+}

@@ -87,6 +87,56 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// weight_bias_impl
+Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
+RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    rcpp_result_gen = Rcpp::wrap(weight_bias_impl(beta, n, estimator));
+    return rcpp_result_gen;
+END_RCPP
+}
+// weight_mse_impl
+Rcpp::NumericVector weight_mse_impl(const Rcpp::NumericVector& rank, const Rcpp::NumericVector& n, const std::string& estimator);
+RcppExport SEXP _aurc_weight_mse_impl(SEXP rankSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type rank(rankSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    rcpp_result_gen = Rcpp::wrap(weight_mse_impl(rank, n, estimator));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mean_weight_mse_impl
+Rcpp::NumericVector mean_weight_mse_impl(const Rcpp::NumericVector& n, const std::string& estimator);
+RcppExport SEXP _aurc_mean_weight_mse_impl(SEXP nSEXP, SEXP estimatorSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    rcpp_result_gen = Rcpp::wrap(mean_weight_mse_impl(n, estimator));
+    return rcpp_result_gen;
+END_RCPP
+}
+// batch_study_impl
+Rcpp::NumericVector batch_study_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& batch_sizes, const Rcpp::CharacterVector& estimators, int times);
+RcppExport SEXP _aurc_batch_study_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP batch_sizesSEXP, SEXP estimatorsSEXP, SEXP timesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type batch_sizes(batch_sizesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type estimators(estimatorsSEXP);
+    Rcpp::traits::input_parameter< int >::type times(timesSEXP);
+    rcpp_result_gen = Rcpp::wrap(batch_study_impl(score, loss, batch_sizes, estimators, times));
+    return rcpp_result_gen;
+END_RCPP
+}
 // metrics_impl
 Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
 RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
@@ -243,6 +293,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
+    {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
+    {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
+    {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},
+    {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 5},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},

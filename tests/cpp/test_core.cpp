@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/augrc.h"
+#include "core/batch_study.h"
+#include "core/estimator_stats.h"
 #include "core/contribution.h"
 #include "core/curve.h"
 #include "core/failure.h"
@@ -772,6 +774,136 @@ void test_bin_stats() {
   CHECK(close(mce, 0.4));
 }
 
+
+// --- estimator statistics and the batch study (issue 4) ---------------------
+
+// sum_{k=a}^{b-1} 1/k^p in long double, smallest terms first
+long double brute_power_sum(long b_minus, long a, int p) {
+  long double s = 0;
+  for (long k = b_minus; k >= a; --k)
+    s += p == 1 ? 1.0L / k : 1.0L / ((long double)k * k);
+  return s;
+}
+
+void test_digamma_trigamma_diff() {
+  const long pairs[][2] = {{1, 1},     {1, 2},      {1, 65},    {1, 66},
+                           {3, 200},   {19, 84},    {20, 85},   {20, 21},
+                           {21, 5000}, {999, 1000}, {500, 100000},
+                           {99990, 100001}, {1, 1000001}, {999000, 1000001}};
+  for (const auto& ab : pairs) {
+    const long a = ab[0], b = ab[1];
+    const long double h = brute_power_sum(b - 1, a, 1);
+    const long double t = brute_power_sum(b - 1, a, 2);
+    CHECK(close(aurc::digamma_diff(a, b), double(h), 1e-13) ||
+          (a == b && aurc::digamma_diff(a, b) == 0));
+    CHECK(close(aurc::trigamma_diff(a, b), double(t), 1e-13) ||
+          (a == b && aurc::trigamma_diff(a, b) == 0));
+    if (a < b) {
+      // relative accuracy of the difference itself
+      CHECK(std::fabs(aurc::digamma_diff(a, b) - double(h)) <= 1e-13 * h);
+      CHECK(std::fabs(aurc::trigamma_diff(a, b) - double(t)) <= 1e-13 * t);
+      const long double phi = h - std::log((long double)b / a);
+      CHECK(std::fabs(aurc::phi_diff(a, b) - double(phi)) <=
+            1e-11 * std::fabs(double(phi)) + 1e-17);
+    }
+  }
+}
+
+// E[w(1 + K)], K ~ Bin(n - 1, beta), by the full sum with lgamma
+double brute_expected_weight(aurc::Estimator est, double beta, long n) {
+  long double acc = 0, mass = 0;
+  const long N = n - 1;
+  for (long k = 0; k <= N; ++k) {
+    const long double lp = std::lgamma((long double)N + 1) -
+                           std::lgamma((long double)k + 1) -
+                           std::lgamma((long double)(N - k) + 1) +
+                           k * std::log((long double)beta) +
+                           (N - k) * std::log1p(-(long double)beta);
+    const long double p = std::exp(lp);
+    const long r = k + 1;
+    long double w;
+    if (est == aurc::Estimator::alpha) w = brute_power_sum(n, n - r + 1, 1);
+    else w = aurc::rank_weight(est, double(r), double(n));
+    acc += p * w;
+    mass += p;
+  }
+  return double(acc / mass);
+}
+
+void test_weight_bias_mse() {
+  const aurc::Estimator ests[] = {aurc::Estimator::alpha,
+                                  aurc::Estimator::alpha_prime,
+                                  aurc::Estimator::sele,
+                                  aurc::Estimator::two_sele};
+  for (auto est : ests) {
+    for (long n : {1L, 2L, 7L, 50L, 400L}) {
+      for (double beta : {0.0, 1e-6, 0.1, 0.5, 0.9, 0.999}) {
+        const double e = aurc::expected_weight(est, beta, double(n));
+        const double ref = n == 1 || beta == 0
+                               ? aurc::weight_of_rank(est, 1, double(n))
+                               : brute_expected_weight(est, beta, n);
+        CHECK(close(e, ref, 1e-12));
+      }
+      // mean MSE over ranks: generic loop; alpha has the closed form H_n / n
+      double sum = 0;
+      for (long r = 1; r <= n; ++r) sum += aurc::weight_mse(est, r, n);
+      CHECK(close(aurc::mean_weight_mse(est, double(n)), sum / n, 1e-12));
+    }
+  }
+  // the alpha MSE is the variance of -log(1 - beta): sum_{k=n+1-r}^n 1/k^2
+  CHECK(close(aurc::weight_mse(aurc::Estimator::alpha, 3, 10),
+              1.0 / 64 + 1.0 / 81 + 1.0 / 100, 1e-14));
+  // alpha_prime adds Q^2, Q = log(1 - r/(n+1)) + H_n - H_{n-r}
+  const double q = std::log(1 - 3.0 / 11) + 1.0 / 8 + 1.0 / 9 + 1.0 / 10;
+  CHECK(close(aurc::weight_mse(aurc::Estimator::alpha_prime, 3, 10),
+              1.0 / 64 + 1.0 / 81 + 1.0 / 100 + q * q, 1e-13));
+  // large n stays finite and the mean tracks the rate of Prop. A.4
+  const double big = 1e6;
+  const double m = aurc::mean_weight_mse(aurc::Estimator::alpha_prime, big);
+  CHECK(std::isfinite(m) && m > 0);
+  CHECK(m / aurc::mean_weight_mse_rate(big) < 1.3);
+  CHECK(std::isfinite(aurc::weight_bias(aurc::Estimator::alpha, 0.3, big)));
+}
+
+void test_batch_study() {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> norm;
+  std::uniform_real_distribution<double> unif(0, 1);
+  const std::size_t n = 1003;
+  std::vector<double> s(n), l(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s[i] = std::round(norm(rng) * 3) / 3;  // ties
+    l[i] = unif(rng);
+  }
+  aurc::BatchData d;
+  aurc::prepare_batch_data(s.data(), l.data(), n, d);
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  const aurc::Estimator ests[] = {aurc::Estimator::alpha,
+                                  aurc::Estimator::alpha_prime,
+                                  aurc::Estimator::sele,
+                                  aurc::Estimator::trapezoid};
+  aurc::BatchWorkspace ws;
+  for (std::size_t b : {1, 8, 100, 1003}) {
+    const std::size_t nb = n / b;
+    std::vector<double> out(nb * 4);
+    aurc::batch_estimates(d, perm.data(), b, ests, 4, out.data(), ws);
+    for (std::size_t g = 0; g < nb; ++g) {
+      std::vector<double> bs(b), bl(b);
+      for (std::size_t j = 0; j < b; ++j) {
+        bs[j] = s[perm[g * b + j]];
+        bl[j] = l[perm[g * b + j]];
+      }
+      aurc::SortedLoss sl;
+      aurc::sort_with_loss(bs.data(), bl.data(), b, sl);
+      for (std::size_t e = 0; e < 4; ++e)
+        CHECK(close(out[g * 4 + e], aurc::aurc_estimate(ests[e], sl, double(b)),
+                    1e-13));
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -795,6 +927,9 @@ int main() {
   test_adaptive_hand();
   test_adaptive_random();
   test_bin_stats();
+  test_digamma_trigamma_diff();
+  test_weight_bias_mse();
+  test_batch_study();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

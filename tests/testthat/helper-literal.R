@@ -393,3 +393,40 @@ literal_wilson <- function(p, n, level = 0.95) {
   half <- z / (1 + z^2 / n) * sqrt(p * (1 - p) / n + z^2 / (4 * n^2))
   cbind(lower = center - half, upper = center + half)
 }
+
+# --- estimator statistics (issue 4) -----------------------------------------
+# Zhou et al. Props 3.3-3.5, A.2, A.3 evaluated directly: binomial sums with
+# dbinom and integrals over the Beta density with integrate().
+
+# weight of rank r among n; alpha as the literal harmonic difference
+literal_weight <- function(r, n, estimator) {
+  switch(estimator,
+    alpha = vapply(r, function(ri) {
+      if (ri == 0) 0 else sum(1 / rev((n - ri + 1):n))
+    }, numeric(1)),
+    alpha_prime = -log(1 - r / (n + 1)),
+    sele = r / n,
+    "2sele" = 2 * r / n
+  )
+}
+
+# E[w(r)] + log(1 - beta), r = 1 + Bin(n - 1, beta)
+literal_weight_bias <- function(beta, n, estimator) {
+  r <- seq_len(n)
+  sum(stats::dbinom(r - 1, n - 1, beta) * literal_weight(r, n, estimator)) +
+    log(1 - beta)
+}
+
+# E[(w(r) + log(1 - beta))^2], beta ~ Beta(r, n + 1 - r). Integrated over
+# t = -log(1 - beta) (smooth, no endpoint singularity): the density of t is
+# (1 - e^-t)^(r-1) e^(-t (n + 1 - r)) / B(r, n + 1 - r).
+literal_weight_mse <- function(r, n, estimator) {
+  w <- literal_weight(r, n, estimator)
+  f <- function(t) {
+    (w - t)^2 * exp((r - 1) * log(-expm1(-t)) - (n + 1 - r) * t -
+      lbeta(r, n + 1 - r))
+  }
+  m <- sum(1 / ((n - r + 1):n)) # E[t], a break point at the peak
+  stats::integrate(f, 0, m, rel.tol = 1e-13, subdivisions = 1000L)$value +
+    stats::integrate(f, m, Inf, rel.tol = 1e-13, subdivisions = 1000L)$value
+}
