@@ -1,8 +1,8 @@
 #' Plot a risk-coverage curve
 #'
 #' Draws the selective or generalized risk against coverage, with two
-#' dashed references: the oracle (the same predictions ordered by loss, the
-#' best any score can do) and a random score (the mean loss for the
+#' references: the oracle, dashed (the same predictions ordered by loss, the
+#' best any score can do), and a random score, dotted (the mean loss for the
 #' selective risk, `coverage x mean loss` for the generalized risk). Curves
 #' of a grouped [rc_curve()] (several models or scores) get one colour per
 #' group. The area under the selective curve is the AURC, under the
@@ -66,6 +66,8 @@ autoplot.aurc_rc_curve <- function(object, type = "selective", ...) {
     rnd
   )
   d$path <- paste(d$group, as.integer(d$line))
+  # groups keep the order of the curve (the grouped data frame's order)
+  d$group <- factor(d$group, levels = unique(group_of(curve)))
   grouped <- length(gv) > 0
   colour <- if (grouped) rlang::sym("group") else rlang::sym("line")
   y_max <- max(1, d$risk, na.rm = TRUE)
@@ -78,7 +80,7 @@ autoplot.aurc_rc_curve <- function(object, type = "selective", ...) {
   ) +
     ggplot2::geom_line() +
     ggplot2::scale_linetype_manual(
-      values = c("solid", "dashed", "longdash"), drop = FALSE, name = NULL
+      values = c("solid", "dashed", "dotted"), drop = FALSE, name = NULL
     ) +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     ggplot2::scale_y_continuous(limits = c(0, y_max)) +

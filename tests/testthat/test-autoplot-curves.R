@@ -5,10 +5,10 @@ test_that("risk-coverage plot: curve, dashed references, [0, 1] axes", {
   expect_s3_class(p, "ggplot")
   b <- ggplot2::ggplot_build(p)
   d <- b$data[[1]]
-  expect_setequal(unique(d$linetype), c("solid", "dashed", "longdash"))
+  expect_setequal(unique(d$linetype), c("solid", "dashed", "dotted"))
   curve <- d[d$linetype == "solid", ]
   expect_equal(curve$y, c(0, 1 / 3, 1 / 4, 2 / 5, 1 / 2))
-  random <- d[d$linetype == "longdash", ]
+  random <- d[d$linetype == "dotted", ]
   expect_equal(random$y, c(1 / 2, 1 / 2))
   expect_identical(p$labels$x, "Coverage (share of predictions accepted)")
   expect_match(p$labels$y, "Selective risk")
@@ -31,6 +31,18 @@ test_that("grouped curves get one colour per group", {
   expect_equal(length(unique(d$colour)), 3)
   expect_identical(p$labels$colour, "csf")
   expect_equal(sum(d$linetype == "solid"), 60)
+})
+
+test_that("grouped curves keep the order of the groups, not the alphabet", {
+  skip_if_not_installed("dplyr")
+  toy <- traub_toy_example()
+  toy$csf <- factor(toy$csf, levels = c("CSF-3", "CSF-1", "CSF-2"))
+  curves <- rc_curve(dplyr::group_by(toy, csf), score, failure)
+  built <- ggplot2::ggplot_build(ggplot2::autoplot(curves))
+  expect_identical(
+    built$plot$scales$get_scales("colour")$get_limits(),
+    c("CSF-3", "CSF-1", "CSF-2")
+  )
 })
 
 test_that("contribution plot", {
