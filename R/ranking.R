@@ -59,7 +59,7 @@
 #' @section Metrics:
 #' Every named metric is computed by the C++ kernel: one sort per method and
 #' run (and, for `"eaurc"` and `"naurc"` with a loss that is not 0/1, one
-#' sort of the loss), then one linear pass per replicate.
+#' sort of the loss), then linear passes per replicate.
 #' * `"aurc"` (lower is better): [aurc_vec()] with the default estimator
 #'   `"alpha"`; `"aurc_alpha_prime"`, `"aurc_sele"`, `"aurc_2sele"`,
 #'   `"aurc_trapezoid"`: the other estimators of [aurc_vec()], named
