@@ -24,7 +24,7 @@ test: install
 
 # the C++ kernels in src/core are tested without R
 test-cpp:
-	$(CXX) -std=c++14 -O2 -Wall -Wextra -pedantic -Isrc tests/cpp/test_core.cpp -o tests/cpp/test_core
+	$(CXX) -std=c++14 -O2 -fopenmp -Wall -Wextra -pedantic -Isrc tests/cpp/test_core.cpp -o tests/cpp/test_core
 	./tests/cpp/test_core
 
 test-r:

@@ -57,8 +57,9 @@
 #' over cases or a statement about the population of cases.
 #'
 #' @section Metrics:
-#' Computed by the C++ kernel (one sort per method and run, then one linear
-#' pass per replicate):
+#' Every named metric is computed by the C++ kernel: one sort per method and
+#' run (and, for `"eaurc"` and `"naurc"` with a loss that is not 0/1, one
+#' sort of the loss), then linear passes per replicate.
 #' * `"aurc"` (lower is better): [aurc_vec()] with the default estimator
 #'   `"alpha"`; `"aurc_alpha_prime"`, `"aurc_sele"`, `"aurc_2sele"`,
 #'   `"aurc_trapezoid"`: the other estimators of [aurc_vec()], named
@@ -68,12 +69,25 @@
 #'   loss_i`; `"augrc_step"`: the step rule, `(1/n^2) sum_i r_i loss_i`.
 #' * `"failure_auroc"` (higher is better; the loss must be 0/1):
 #'   `P(s_correct > s_failure) + P(s_correct = s_failure) / 2`.
+#' * `"failure_aupr"` (higher is better; the loss must be 0/1):
+#'   [failure_aupr_vec()], average precision with failures as the positive
+#'   class.
+#' * `"eaurc"` (lower is better): [eaurc_vec()] with its defaults, `AURC -
+#'   AURC*` with the estimator `"alpha"` and the exact optimum (`AURC*`: the
+#'   same estimator on the replicate's samples sorted by loss).
+#' * `"eaugrc"` (lower is better; the loss must be 0/1): [eaugrc_vec()],
+#'   the trapezoid AUGRC minus `err^2 / 2`, `err` the replicate's failure
+#'   rate.
+#' * `"naurc"` (lower is better): [naurc_vec()] with its defaults, `(AURC -
+#'   AURC*) / (mean(loss) - AURC*)` with the estimator `"alpha"`; missing
+#'   when every loss of the replicate is the same.
 #'
-#' Other metrics of the package are used by name through their `_vec`
-#' function (slower: computed in R on each resampled data set). A metric of
-#' your own is a named element of a list, either a function `f(score, loss)`
-#' returning one number (lower is better), or `list(fn = f, direction =
-#' "higher")`; for example `metrics = list("aurc", top = my_fn)`.
+#' Each replicate value equals the package's `_vec` function on the
+#' resampled data (duplicated cases repeated). A metric of your own is a
+#' named element of a list, either a function `f(score, loss)` returning
+#' one number (lower is better), or `list(fn = f, direction = "higher")`;
+#' for example `metrics = list("aurc", top = my_fn)`. It is computed in R on
+#' each resampled data set (slower).
 #'
 #' @param data A data frame in long form: one row per method, run and case.
 #' @param method,case,score,loss Columns of `data` (unquoted names): the
@@ -302,23 +316,13 @@ rank_replicates <- function(values, ..., direction = "lower",
 
 # ---- metrics ----------------------------------------------------------------
 
-# Package metrics outside the C++ kernel, used through their `_vec` function
-# when it exists (direction and whether the loss must be 0/1).
-ranking_r_metrics <- data.frame(
-  name = c("failure_aupr", "eaurc", "eaugrc", "naurc"),
-  higher_better = c(TRUE, FALSE, FALSE, FALSE),
-  binary = c(TRUE, FALSE, TRUE, FALSE),
-  stringsAsFactors = FALSE
-)
-
 # A list of specs: name, higher_better, binary, kernel (TRUE: computed in
-# C++), fn (R function(score, loss) otherwise).
+# C++), fn (R function(score, loss) otherwise). Every named metric is in the
+# C++ registry (metric_registry() in src/core/bootstrap.h), which is the one
+# table of directions and binary flags.
 ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
   kernel <- ranking_kernel_metrics_impl()
-  available <- vapply(ranking_r_metrics$name, function(m) {
-    exists(paste0(m, "_vec"), envir = asNamespace("aurc"), inherits = FALSE)
-  }, logical(1))
-  known <- c(kernel$name, ranking_r_metrics$name[available])
+  known <- kernel$name
   if (is.character(metrics)) metrics <- as.list(metrics)
   if (!is.list(metrics) || length(metrics) == 0) {
     abort_aurc(
@@ -341,21 +345,6 @@ ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
         specs[[k]] <- list(
           name = m, higher_better = row$higher_better, binary = row$binary,
           kernel = TRUE, kernel_id = m, fn = NULL
-        )
-      } else if (m %in% ranking_r_metrics$name) {
-        fn <- get0(paste0(m, "_vec"),
-          envir = asNamespace("aurc"), mode = "function", inherits = FALSE
-        )
-        if (is.null(fn)) {
-          abort_aurc(
-            "Metric {.val {m}} is not available in this version of aurc.",
-            class = "aurc_error_value", call = call
-          )
-        }
-        row <- ranking_r_metrics[ranking_r_metrics$name == m, ]
-        specs[[k]] <- list(
-          name = m, higher_better = row$higher_better, binary = row$binary,
-          kernel = FALSE, fn = function(score, loss) fn(score, loss)
         )
       } else {
         abort_aurc(
@@ -741,7 +730,8 @@ ranking_values <- function(problem, specs, idx, threads) {
 # ---- aggregation and tests --------------------------------------------------
 
 # One metric: times x K replicate values -> ranks, ranking, tests.
-rank_one_metric <- function(values, higher_better, full, opts, metric) {
+rank_one_metric <- function(values, higher_better, full, opts, metric,
+                            why = missing_hint(NULL)) {
   methods <- colnames(values)
   K <- ncol(values)
   B <- nrow(values)
@@ -756,8 +746,7 @@ rank_one_metric <- function(values, higher_better, full, opts, metric) {
         "Metric {.val {metric}} is missing in {sum(is.na(values))} of
          {length(values)} replicate values; they are left out of the ranks
          and tests.",
-        i = "A binary metric is missing when a replicate holds only one
-             class."
+        i = why
       ),
       class = "aurc_warning_ranking_missing"
     )
@@ -810,6 +799,15 @@ rank_one_metric <- function(values, higher_better, full, opts, metric) {
   )
 }
 
+# Why a metric can be missing in a replicate (the hint of the warning).
+missing_hint <- function(kernel_id) {
+  if (identical(kernel_id, "naurc")) {
+    "NAURC is missing when every loss of a replicate is the same."
+  } else {
+    "A binary metric is missing when a replicate holds only one class."
+  }
+}
+
 rank_tests <- function(values, higher_better, opts, metric, position) {
   methods <- colnames(values)
   K <- ncol(values)
@@ -847,7 +845,7 @@ rank_metric_set <- function(replicates, full, specs, opts, group = NULL) {
   parts <- lapply(specs, function(s) {
     rank_one_metric(replicates[[s$name]], s$higher_better, full[[s$name]],
       opts,
-      metric = s$name
+      metric = s$name, why = missing_hint(s$kernel_id)
     )
   })
   out <- lapply(stats::setNames(nm = names(parts[[1]])), function(tab) {

@@ -18,20 +18,23 @@ Alternative alternative_arg(const std::string& name) {
 
 }  // namespace
 
-// The metrics the C++ kernel computes: name, direction, binary.
+// The metrics the C++ kernel computes: name, direction, binary, whether
+// they need the loss order (the oracle).
 // [[Rcpp::export(rng = false)]]
 Rcpp::DataFrame ranking_kernel_metrics_impl() {
   const std::vector<MetricEntry>& reg = metric_registry();
   Rcpp::CharacterVector name(reg.size());
-  Rcpp::LogicalVector higher(reg.size()), binary(reg.size());
+  Rcpp::LogicalVector higher(reg.size()), binary(reg.size()),
+      by_loss(reg.size());
   for (std::size_t i = 0; i < reg.size(); ++i) {
     name[i] = reg[i].name;
     higher[i] = reg[i].higher_better;
     binary[i] = reg[i].binary;
+    by_loss[i] = reg[i].by_loss;
   }
   return Rcpp::DataFrame::create(
       Rcpp::Named("name") = name, Rcpp::Named("higher_better") = higher,
-      Rcpp::Named("binary") = binary,
+      Rcpp::Named("binary") = binary, Rcpp::Named("by_loss") = by_loss,
       Rcpp::Named("stringsAsFactors") = false);
 }
 
@@ -67,10 +70,14 @@ Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
   }
   const std::size_t M = entries.size();
   RInterrupt check;
+  const bool need_loss = needs_loss_order(entries);
   std::vector<RankingColumn> cols(C);
-  for (std::size_t c = 0; c < C; ++c)
+  for (std::size_t c = 0; c < C; ++c) {
     prepare_column(score.begin() + c * n, loss.begin() + c * n, n, cols[c],
                    check);
+    if (need_loss)
+      prepare_loss_order(loss.begin() + c * n, n, cols[c], check);
+  }
   Rcpp::NumericVector out(static_cast<R_xlen_t>(B * C * M));
   out.attr("dim") = Rcpp::IntegerVector::create(
       static_cast<int>(B), static_cast<int>(C), static_cast<int>(M));

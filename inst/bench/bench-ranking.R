@@ -1,4 +1,8 @@
 # Benchmark: bootstrap_ranking() against a plain R loop, in one run.
+# Second part: E-AURC (exact optimum) on a continuous loss, the kernel
+# against eaurc_vec() on each rebuilt replicate (what bootstrap_ranking()
+# did before the metric moved into the kernel), timed and scaled the same
+# way.
 #
 # 13 methods x 5 runs x 1e4 cases x 500 replicates of AUGRC (the size of
 # Traub et al.'s study for one dataset). The plain R loop rebuilds each
@@ -77,3 +81,38 @@ cat(sprintf("bootstrap_ranking(), 1 thread:  %.2f s (%.0fx faster)\n",
 cat(sprintf("bootstrap_ranking(), 2 threads: %.2f s (%.0fx faster)\n",
             t_pkg2, t_plain_all / t_pkg2))
 cat("(the package times include building the tables and all the tests)\n")
+
+# E-AURC with a continuous loss (ties in score and loss): the kernel sorts
+# the loss once per method and run; eaurc_vec() re-sorts score and loss.
+set.seed(3)
+grid$closs <- grid$loss + round(stats::rexp(nrow(grid)), 2)
+cols_c <- split(grid[c("score", "closs")], list(grid$run, grid$method))
+vec_loop <- function(reps) {
+  out <- matrix(NA_real_, length(reps), n_methods)
+  for (b in seq_along(reps)) {
+    i <- idx[reps[b], ]
+    v <- vapply(cols_c, function(d) eaurc_vec(d$score[i], d$closs[i]), 0)
+    out[b, ] <- colMeans(matrix(v, n_runs))
+  }
+  out
+}
+t_vec <- elapsed(vec <- vec_loop(seq_len(sub)))
+t_e1 <- elapsed(rke1 <- bootstrap_ranking(grid, method, case, score, closs,
+  run = run, metrics = "eaurc", indices = idx, threads = 1))
+t_e2 <- elapsed(rke2 <- bootstrap_ranking(grid, method, case, score, closs,
+  run = run, metrics = "eaurc", indices = idx, threads = 2))
+pkg_e <- matrix(rke1$replicates$value, times)[seq_len(sub), ]
+stopifnot(isTRUE(all.equal(unname(pkg_e), vec, tolerance = 1e-12)))
+stopifnot(identical(rke1$replicates, rke2$replicates))
+t_vec_all <- t_vec * times / sub
+cat(sprintf(
+  "\nE-AURC (exact optimum), continuous loss, same design\n"
+))
+cat(sprintf(
+  "eaurc_vec() per replicate: %.2f s for %d replicates -> %.1f s for %d %s\n",
+  t_vec, sub, t_vec_all, times, "(scaled linearly)"
+))
+cat(sprintf("bootstrap_ranking(), 1 thread:  %.2f s (%.0fx faster)\n",
+            t_e1, t_vec_all / t_e1))
+cat(sprintf("bootstrap_ranking(), 2 threads: %.2f s (%.0fx faster)\n",
+            t_e2, t_vec_all / t_e2))

@@ -9,17 +9,27 @@
 // presorted column that sums counts and count-weighted losses per tie group,
 // followed by the metric's pass over the groups. No replicate sorts.
 //
+// Metrics of the oracle order (E-AURC, NAURC) also need the replicate's
+// losses in loss order: the column keeps the case positions sorted by loss
+// (one more sort per column, only when such a metric is requested), and a
+// replicate's groups of equal loss are another sequential pass over them.
+//
 // Metrics are looked up by name in a small registry (name, direction,
-// binary?, function of the groups and n); adding a metric is one line in
-// metric_registry(). Replicates run in parallel (OpenMP) when compiled with
-// it: each thread writes only its own slots of the preallocated result, and
-// every replicate's arithmetic is the same whatever the thread count, so
-// results do not depend on it.
+// binary?, needs the loss order?, function of the replicate's groups);
+// adding a metric is one line in metric_registry(). The registry is the
+// one table of directions and binary flags: R reads it
+// (ranking_kernel_metrics_impl()).
+//
+// Replicates run in parallel (OpenMP) when compiled with it: each thread
+// writes only its own slots of the preallocated result, and every
+// replicate's arithmetic is the same whatever the thread count, so results
+// do not depend on it.
 #ifndef AURC_CORE_BOOTSTRAP_H
 #define AURC_CORE_BOOTSTRAP_H
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -29,50 +39,82 @@
 
 #include "augrc.h"
 #include "aurc.h"
+#include "failure.h"
 #include "interrupt.h"
+#include "oracle.h"
 #include "ties.h"
 
 namespace aurc {
 
 // ---- metric registry -------------------------------------------------------
 
-using GroupMetric = double (*)(const GroupVectors&, double);
+// What a metric sees of one replicate: the tie groups of the score
+// (ascending, count and count-weighted loss sum per group), the groups of
+// equal loss in ascending loss (only for metrics that need the oracle
+// order, null otherwise) and the total count n.
+struct ReplicateGroups {
+  const GroupVectors& by_score;
+  const GroupVectors* by_loss;
+  double n;
+};
+
+using GroupMetric = double (*)(const ReplicateGroups&);
 
 struct MetricEntry {
   const char* name;
   bool higher_better;  // direction: true when a higher value is better
   bool binary;         // loss must be a 0/1 failure indicator
-  GroupMetric fn;      // metric from ascending tie groups and total count n
+  bool by_loss;        // needs the groups in loss order (the oracle)
+  GroupMetric fn;      // metric of one replicate
 };
 
+// The metrics of the package's metric functions, each with its default
+// options: "eaurc" is eaurc_vec() (estimator "alpha", exact optimum),
+// "naurc" naurc_vec() (estimator "alpha"), "eaugrc" eaugrc_vec(),
+// "failure_aupr" failure_aupr_vec().
 inline const std::vector<MetricEntry>& metric_registry() {
+  using G = const ReplicateGroups&;
   static const std::vector<MetricEntry> registry = {
-      {"aurc", false, false,
-       [](const GroupVectors& g, double n) {
-         return aurc_estimate(Estimator::alpha, g, n);
+      {"aurc", false, false, false,
+       [](G g) { return aurc_estimate(Estimator::alpha, g.by_score, g.n); }},
+      {"aurc_alpha_prime", false, false, false,
+       [](G g) {
+         return aurc_estimate(Estimator::alpha_prime, g.by_score, g.n);
        }},
-      {"aurc_alpha_prime", false, false,
-       [](const GroupVectors& g, double n) {
-         return aurc_estimate(Estimator::alpha_prime, g, n);
+      {"aurc_sele", false, false, false,
+       [](G g) { return aurc_estimate(Estimator::sele, g.by_score, g.n); }},
+      {"aurc_2sele", false, false, false,
+       [](G g) {
+         return aurc_estimate(Estimator::two_sele, g.by_score, g.n);
        }},
-      {"aurc_sele", false, false,
-       [](const GroupVectors& g, double n) {
-         return aurc_estimate(Estimator::sele, g, n);
+      {"aurc_trapezoid", false, false, false,
+       [](G g) {
+         return aurc_estimate(Estimator::trapezoid, g.by_score, g.n);
        }},
-      {"aurc_2sele", false, false,
-       [](const GroupVectors& g, double n) {
-         return aurc_estimate(Estimator::two_sele, g, n);
+      {"augrc", false, false, false,
+       [](G g) { return augrc_trapezoid(g.by_score, g.n); }},
+      {"augrc_step", false, false, false,
+       [](G g) { return augrc_step(g.by_score, g.n); }},
+      {"failure_auroc", true, true, false,
+       [](G g) { return failure_auroc(g.by_score); }},
+      {"failure_aupr", true, true, false,
+       [](G g) { return failure_aupr(g.by_score); }},
+      {"eaurc", false, false, true,
+       [](G g) {
+         return aurc_estimate(Estimator::alpha, g.by_score, g.n) -
+                aurc_oracle(Estimator::alpha, *g.by_loss, g.n);
        }},
-      {"aurc_trapezoid", false, false,
-       [](const GroupVectors& g, double n) {
-         return aurc_estimate(Estimator::trapezoid, g, n);
+      {"eaugrc", false, true, false,
+       [](G g) {
+         const double err = total_loss(g.by_score) / g.n;
+         return augrc_trapezoid(g.by_score, g.n) - 0.5 * err * err;
        }},
-      {"augrc", false, false,
-       [](const GroupVectors& g, double n) { return augrc_trapezoid(g, n); }},
-      {"augrc_step", false, false,
-       [](const GroupVectors& g, double n) { return augrc_step(g, n); }},
-      {"failure_auroc", true, true,
-       [](const GroupVectors& g, double) { return failure_auroc(g); }},
+      {"naurc", false, false, true,
+       [](G g) {
+         return naurc_value(aurc_estimate(Estimator::alpha, g.by_score, g.n),
+                            aurc_oracle(Estimator::alpha, *g.by_loss, g.n),
+                            total_loss(g.by_score) / g.n);
+       }},
   };
   return registry;
 }
@@ -90,6 +132,14 @@ struct RankingColumn {
   std::vector<std::size_t> order;      // sorted position -> case position
   std::vector<double> loss;            // loss in ascending score order
   std::vector<std::size_t> group_end;  // exclusive end of each tie group
+  // The loss order, for metrics of the oracle (prepare_loss_order(); empty
+  // until then). For 0/1 losses nothing is kept: the two loss groups follow
+  // from the score groups' totals.
+  bool loss_ready = false;
+  bool binary_loss = false;
+  std::vector<std::size_t> loss_order;      // case positions, ascending loss
+  std::vector<double> loss_value;           // the loss of each equal-loss run
+  std::vector<std::size_t> loss_group_end;  // exclusive end of each run
 };
 
 template <class Check = NoCheck>
@@ -103,6 +153,28 @@ void prepare_column(const double* score, const double* loss, std::size_t n,
   for_each_run(p.keys,
                [&](std::size_t, std::size_t e) { col.group_end.push_back(e); });
   col.order.swap(p.order);
+}
+
+// One sort of the loss (skipped for 0/1 losses): the case positions in
+// ascending loss and the ends of the runs of equal loss.
+template <class Check = NoCheck>
+void prepare_loss_order(const double* loss, std::size_t n, RankingColumn& col,
+                        Check check = Check()) {
+  col.loss_order.clear();
+  col.loss_value.clear();
+  col.loss_group_end.clear();
+  col.binary_loss = true;
+  for (std::size_t i = 0; i < n && col.binary_loss; ++i)
+    col.binary_loss = loss[i] == 0.0 || loss[i] == 1.0;
+  col.loss_ready = true;
+  if (col.binary_loss) return;
+  Presorted p;
+  presort(loss, n, p, check);
+  for_each_run(p.keys, [&](std::size_t b, std::size_t e) {
+    col.loss_value.push_back(loss[p.order[b]]);
+    col.loss_group_end.push_back(e);
+  });
+  col.loss_order.swap(p.order);
 }
 
 // Tie-group counts and count-weighted loss sums of one replicate, given the
@@ -171,9 +243,68 @@ inline void replicate_groups_block(const RankingColumn& col,
   }
 }
 
+// Groups of equal loss, ascending loss, of a block of kBlock replicates
+// (counts interleaved as for replicate_groups_block(); by_score: the
+// block's score groups). The loss order was fixed when the column was
+// prepared, so this is one sequential pass, or for 0/1 losses two groups
+// from the totals of the score groups (counts of correct cases and of
+// failures; exact, as the sums are whole numbers), as eaurc_vec() builds
+// them. Otherwise groups with no case drawn are left out, as in
+// replicate_groups_block(), and a group of loss l and count c has loss sum
+// c * l.
+inline void replicate_loss_groups_block(const RankingColumn& col,
+                                        const double* counts,
+                                        const GroupVectors* by_score,
+                                        GroupVectors* out) {
+  if (col.binary_loss) {
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      const double total = total_count(by_score[r]);
+      const double fail = total_loss(by_score[r]);
+      out[r].count = {total - fail, fail};
+      out[r].loss = {0.0, fail};
+    }
+    return;
+  }
+  const std::size_t G = col.loss_group_end.size();
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    out[r].count.resize(G);
+    out[r].loss.resize(G);
+  }
+  std::size_t k = 0;
+  std::size_t used[kBlock] = {0};
+  for (std::size_t g = 0; g < G; ++g) {
+    const std::size_t end = col.loss_group_end[g];
+    double c[kBlock] = {0.0};
+    for (; k < end; ++k) {
+      const double* w = counts + col.loss_order[k] * kBlock;
+      for (std::size_t r = 0; r < kBlock; ++r) c[r] += w[r];
+    }
+    const double l = col.loss_value[g];
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      out[r].count[used[r]] = c[r];
+      out[r].loss[used[r]] = c[r] * l;
+      used[r] += (c[r] > 0.0);
+    }
+  }
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    out[r].count.resize(used[r]);
+    out[r].loss.resize(used[r]);
+  }
+}
+
+// True when one of the metrics needs the loss order.
+inline bool needs_loss_order(const std::vector<const MetricEntry*>& metrics) {
+  for (const MetricEntry* m : metrics)
+    if (m->by_loss) return true;
+  return false;
+}
+
 // ---- the replicate loop ----------------------------------------------------
 
 // Metric values of every replicate, column and metric.
+//   cols     prepared columns; when a metric needs the loss order
+//            (needs_loss_order()), also prepare_loss_order() on each (a
+//            column without it gets NaN for those metrics)
 //   indices  n x B, column-major: the 1-based case positions drawn in each
 //            replicate (validated by the caller: every value in 1..n)
 //   out      B x C x M, column-major (replicate fastest)
@@ -190,6 +321,8 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
 #ifndef _OPENMP
   threads = 1;
 #endif
+  const bool need_loss = needs_loss_order(metrics);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
   const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
   const double total = static_cast<double>(n);
@@ -201,7 +334,7 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
 #endif
     {
       std::vector<double> counts(n * kBlock);
-      std::vector<GroupVectors> groups(kBlock);
+      std::vector<GroupVectors> groups(kBlock), loss_groups(kBlock);
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic)
 #endif
@@ -217,9 +350,19 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
         }
         for (std::size_t c = 0; c < C; ++c) {
           replicate_groups_block(cols[c], counts.data(), groups.data());
-          for (std::size_t r = 0; r < nb; ++r)
+          const bool have_loss = need_loss && cols[c].loss_ready;
+          if (have_loss)
+            replicate_loss_groups_block(cols[c], counts.data(), groups.data(),
+                                        loss_groups.data());
+          for (std::size_t r = 0; r < nb; ++r) {
+            const ReplicateGroups g{groups[r],
+                                    have_loss ? &loss_groups[r] : nullptr,
+                                    total};
             for (std::size_t m = 0; m < M; ++m)
-              out[b0 + r + B * (c + C * m)] = metrics[m]->fn(groups[r], total);
+              out[b0 + r + B * (c + C * m)] =
+                  (metrics[m]->by_loss && !have_loss) ? nan
+                                                      : metrics[m]->fn(g);
+          }
         }
       }
     }

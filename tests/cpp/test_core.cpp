@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/augrc.h"
@@ -378,57 +379,186 @@ void test_scores() {
 
 // ---- bootstrap ranking (issue 5) ------------------------------------------
 
+// brute force, unit weights: failure AUPR (flagged = s <= t, ascending t),
+// trapezoid AUGRC (1/n^2) sum (mid_i - 1/2) l_i, and the "alpha" AURC of
+// the oracle order (losses sorted ascending, every sample its own score)
+double brute_aupr(const std::vector<double>& s, const std::vector<double>& f) {
+  std::vector<double> thr(s);
+  std::sort(thr.begin(), thr.end());
+  thr.erase(std::unique(thr.begin(), thr.end()), thr.end());
+  double total_f = 0, ap = 0, prev_rec = 0;
+  for (double x : f) total_f += x;
+  if (total_f == 0 || total_f == double(f.size()))
+    return std::numeric_limits<double>::quiet_NaN();
+  for (double t : thr) {
+    double tp = 0, fl = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (s[i] <= t) {
+        tp += f[i];
+        fl += 1;
+      }
+    ap += (tp / total_f - prev_rec) * tp / fl;
+    prev_rec = tp / total_f;
+  }
+  return ap;
+}
+
+double brute_augrc(const std::vector<double>& s, const std::vector<double>& l) {
+  const double n = double(s.size());
+  double acc = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    double below = 0, le = 0;
+    for (double x : s) {
+      below += x < s[i];
+      le += x <= s[i];
+    }
+    acc += ((below + 1 + le) / 2 - 0.5) * l[i];
+  }
+  return acc / (n * n);
+}
+
+double brute_oracle_alpha(std::vector<double> l) {
+  std::sort(l.begin(), l.end());
+  std::vector<double> s(l.size()), w(l.size(), 1.0);
+  for (std::size_t i = 0; i < l.size(); ++i) s[i] = -double(i);
+  return brute_alpha(s, l, w);
+}
+
+// Equal element by element, NaN equal to NaN.
+bool same_values(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
+      return false;
+  return true;
+}
+
 // A replicate's metrics from counts equal the metrics of the data with the
-// drawn rows repeated (a fresh sort), for every registered metric; the
-// block kernel equals the one-replicate pass; thread count does not matter.
+// drawn rows repeated (a fresh sort of the score and of the loss), for every
+// registered metric, with 0/1 losses and with a continuous loss with ties;
+// the new metrics of the oracle order and failure AUPR also equal brute
+// force; the block kernel equals the one-replicate pass; thread count does
+// not matter; preparing the loss order leaves the other metrics unchanged.
 void test_bootstrap_replicates() {
   std::mt19937_64 rng(7);
   std::normal_distribution<double> norm;
+  std::exponential_distribution<double> expo;
   const std::size_t n = 57, C = 3, B = 11;
-  std::vector<double> score(n * C), loss(n * C);
-  for (std::size_t i = 0; i < n * C; ++i) {
-    score[i] = std::round(norm(rng) * 2) / 2;  // ties
-    loss[i] = (rng() % 3 == 0) ? 1.0 : 0.0;
-  }
-  std::vector<int> idx(n * B);
-  for (auto& v : idx) v = 1 + static_cast<int>(rng() % n);
-  std::vector<aurc::RankingColumn> cols(C);
-  for (std::size_t c = 0; c < C; ++c)
-    aurc::prepare_column(score.data() + c * n, loss.data() + c * n, n,
-                         cols[c]);
   std::vector<const aurc::MetricEntry*> metrics;
   for (const auto& e : aurc::metric_registry()) metrics.push_back(&e);
   const std::size_t M = metrics.size();
-  std::vector<double> out1(B * C * M), out2(B * C * M);
-  aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 1, out1.data());
-  aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 2, out2.data());
-  CHECK(out1 == out2);
-  for (std::size_t b = 0; b < B; ++b) {
-    std::vector<double> counts(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) counts[idx[b * n + i] - 1] += 1.0;
+  for (int binary = 1; binary >= 0; --binary) {
+    std::vector<double> score(n * C), loss(n * C);
+    for (std::size_t i = 0; i < n * C; ++i) {
+      score[i] = std::round(norm(rng) * 2) / 2;  // ties
+      const double f = (rng() % 3 == 0) ? 1.0 : 0.0;
+      loss[i] = binary ? f : f + std::round(expo(rng) * 4) / 4;  // ties
+    }
+    std::vector<int> idx(n * B);
+    for (auto& v : idx) v = 1 + static_cast<int>(rng() % n);
+    for (std::size_t i = 0; i < n; ++i) idx[i] = 1 + int(i % 3);  // heavy dup
+    std::vector<aurc::RankingColumn> cols(C), plain(C);
     for (std::size_t c = 0; c < C; ++c) {
-      std::vector<double> s(n), l(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const int k = idx[b * n + i] - 1;
-        s[i] = score[c * n + k];
-        l[i] = loss[c * n + k];
-      }
-      aurc::SortedLoss sorted;
-      aurc::sort_with_loss(s.data(), l.data(), n, sorted);
-      aurc::GroupVectors gv, single;
-      aurc::collect_groups(sorted, gv);
-      aurc::replicate_groups(cols[c], counts.data(), single);
-      CHECK(single.count == gv.count);
-      for (std::size_t m = 0; m < M; ++m) {
-        const double ref = metrics[m]->fn(gv, double(n));
-        const double got = out1[b + B * (c + C * m)];
-        CHECK(close(got, ref, 1e-13) || (std::isnan(got) && std::isnan(ref)));
+      aurc::prepare_column(score.data() + c * n, loss.data() + c * n, n,
+                           cols[c]);
+      aurc::prepare_column(score.data() + c * n, loss.data() + c * n, n,
+                           plain[c]);
+      aurc::prepare_loss_order(loss.data() + c * n, n, cols[c]);
+      CHECK(cols[c].binary_loss == (binary == 1));
+    }
+    std::vector<double> out1(B * C * M), out2(B * C * M), out3(B * C * M);
+    aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 1, out1.data());
+    aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 2, out2.data());
+    aurc::bootstrap_metrics(plain, n, idx.data(), B, metrics, 2, out3.data());
+    CHECK(same_values(out1, out2));
+    for (std::size_t i = 0; i < B * C * M; ++i) {
+      const std::size_t m = i / (B * C);
+      if (metrics[m]->by_loss)
+        CHECK(std::isnan(out3[i]));  // no loss order prepared: NaN
+      else
+        CHECK(out3[i] == out1[i] ||
+              (std::isnan(out3[i]) && std::isnan(out1[i])));
+    }
+    for (std::size_t b = 0; b < B; ++b) {
+      std::vector<double> counts(n, 0.0);
+      for (std::size_t i = 0; i < n; ++i) counts[idx[b * n + i] - 1] += 1.0;
+      for (std::size_t c = 0; c < C; ++c) {
+        std::vector<double> s(n), l(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          const int k = idx[b * n + i] - 1;
+          s[i] = score[c * n + k];
+          l[i] = loss[c * n + k];
+        }
+        aurc::SortedLoss sorted, by_loss_sorted;
+        aurc::sort_with_loss(s.data(), l.data(), n, sorted);
+        aurc::sort_with_loss(l.data(), l.data(), n, by_loss_sorted);
+        aurc::GroupVectors gv, lv, single;
+        aurc::collect_groups(sorted, gv);
+        aurc::collect_groups(by_loss_sorted, lv);
+        aurc::replicate_groups(cols[c], counts.data(), single);
+        CHECK(single.count == gv.count);
+        const aurc::ReplicateGroups fresh{gv, &lv, double(n)};
+        auto got = [&](const char* name) {
+          for (std::size_t m = 0; m < M; ++m)
+            if (std::string(name) == metrics[m]->name)
+              return out1[b + B * (c + C * m)];
+          return std::numeric_limits<double>::quiet_NaN();
+        };
+        for (std::size_t m = 0; m < M; ++m) {
+          const double ref = metrics[m]->fn(fresh);
+          const double v = out1[b + B * (c + C * m)];
+          CHECK(close(v, ref, 1e-13) || (std::isnan(v) && std::isnan(ref)));
+        }
+        // independent brute force for the metrics of issue 5b
+        const std::vector<double> ones(n, 1.0);
+        const double a = brute_alpha(s, l, ones);
+        const double opt = brute_oracle_alpha(l);
+        double mean = 0;
+        for (double x : l) mean += x / double(n);
+        CHECK(close(got("eaurc"), a - opt, 1e-12));
+        CHECK(got("eaurc") >= -1e-15);
+        const double na = (mean - opt > 0) ? (a - opt) / (mean - opt)
+                                           : std::nan("");  // equal losses
+        CHECK(close(got("naurc"), na, 1e-12) ||
+              (std::isnan(na) && std::isnan(got("naurc"))));
+        if (binary) {
+          CHECK(close(got("eaugrc"), brute_augrc(s, l) - mean * mean / 2,
+                      1e-12));
+          const double ap = brute_aupr(s, l);
+          CHECK(close(got("failure_aupr"), ap, 1e-12) ||
+                (std::isnan(ap) && std::isnan(got("failure_aupr"))));
+        }
       }
     }
   }
+  // equal losses: NAURC undefined (NaN), E-AURC 0
+  {
+    std::vector<double> s = {1, 2, 2, 3}, l = {0.5, 0.5, 0.5, 0.5};
+    std::vector<aurc::RankingColumn> cols(1);
+    aurc::prepare_column(s.data(), l.data(), 4, cols[0]);
+    aurc::prepare_loss_order(l.data(), 4, cols[0]);
+    std::vector<int> id = {1, 2, 2, 4};
+    const std::vector<const aurc::MetricEntry*> ms = {
+        aurc::find_metric("eaurc"), aurc::find_metric("naurc")};
+    std::vector<double> o(2);
+    aurc::bootstrap_metrics(cols, 4, id.data(), 1, ms, 1, o.data());
+    CHECK(close(o[0], 0.0) && std::isnan(o[1]));
+  }
   CHECK(aurc::find_metric("augrc") != nullptr);
   CHECK(aurc::find_metric("failure_auroc")->higher_better);
+  CHECK(aurc::find_metric("failure_aupr")->higher_better);
+  CHECK(aurc::find_metric("failure_aupr")->binary);
+  CHECK(aurc::find_metric("eaugrc")->binary);
+  CHECK(!aurc::find_metric("eaugrc")->higher_better);
+  CHECK(!aurc::find_metric("eaurc")->binary);
+  CHECK(aurc::find_metric("eaurc")->by_loss);
+  CHECK(!aurc::find_metric("naurc")->higher_better);
   CHECK(aurc::find_metric("no_such_metric") == nullptr);
+#ifdef _OPENMP
+  std::printf("bootstrap: compared 1 and 2 OpenMP threads\n");
+#else
+  std::printf("bootstrap: compiled without OpenMP (1 thread only)\n");
+#endif
 }
 
 // Exact signed-rank distribution against brute-force enumeration of the

@@ -406,3 +406,164 @@ test_that("a metric missing in some replicates warns", {
   expect_true(all(is.na(rk$replicates$value[rk$replicates$replicate == 2])))
   expect_identical(rk$ranking$method, c("a", "b"))
 })
+
+# ---- failure_aupr, eaurc, eaugrc, naurc in the kernel (issue 5b) -----------
+
+# The replicate value of `metric` for method `m`, replicate `b`, and the
+# reference: the package's `_vec` metric on the replicate rebuilt in R
+# (`rows[idx[b, ], ]`, duplicates included), averaged over the runs.
+ranking_vec_reference <- function(d, idx, metric, m, b, runs) {
+  fn <- switch(metric,
+    failure_aupr = failure_aupr_vec, eaurc = eaurc_vec,
+    eaugrc = eaugrc_vec, naurc = naurc_vec
+  )
+  mean(vapply(runs, function(r) {
+    rows <- d[d$method == m & d$run == r, ]
+    rows <- rows[order(rows$case), ]
+    if (!is.null(b)) rows <- rows[idx[b, ], ]
+    fn(rows$score, rows$loss)
+  }, numeric(1)))
+}
+
+test_that("kernel failure_aupr/eaurc/eaugrc/naurc equal _vec on rebuilt data", {
+  set.seed(112)
+  d <- ranking_data(n = 30, runs = 2, grid = 0.5) # ties in the score
+  truth <- d$loss[d$method == "a" & d$run == 1][order(d$case[
+    d$method == "a" & d$run == 1
+  ])]
+  idx <- matrix(sample.int(30, 30 * 5, replace = TRUE), 5)
+  # heavy duplicates, both classes present
+  idx[1, ] <- rep(c(which(truth == 1)[1], which(truth == 0)[1:2]), 10)
+  metrics <- c("failure_aupr", "eaurc", "eaugrc", "naurc")
+  rk <- bootstrap_ranking(d, method, case, score, loss,
+    run = run, metrics = metrics, indices = idx
+  )
+  for (metric in metrics) {
+    for (m in c("a", "b", "c")) {
+      for (b in c(1, 2, 5)) {
+        got <- rk$replicates$value[rk$replicates$metric == metric &
+          rk$replicates$method == m & rk$replicates$replicate == b]
+        expect_rel_equal(got, ranking_vec_reference(d, idx, metric, m, b, 1:2))
+      }
+      got <- rk$ranking$full_value[rk$ranking$metric == metric &
+        rk$ranking$method == m]
+      expect_rel_equal(got, ranking_vec_reference(d, idx, metric, m, NULL, 1:2))
+    }
+  }
+  # directions from the registry, as each metric's documentation says
+  expect_identical(rk$settings$higher_better, c(TRUE, FALSE, FALSE, FALSE))
+  e <- rk$replicates$value[rk$replicates$metric == "eaurc"]
+  expect_true(all(e >= -1e-15)) # exact optimum: never negative
+})
+
+test_that("kernel eaurc and naurc with a continuous loss with ties", {
+  set.seed(113)
+  d <- ranking_data(n = 25, runs = 2, binary = FALSE)
+  d$loss <- round(d$loss * 4) / 4 # ties in the loss, also across cases
+  expect_gt(anyDuplicated(d$loss[d$method == "a" & d$run == 1]), 0)
+  idx <- matrix(sample.int(25, 25 * 6, replace = TRUE), 6)
+  idx[1, ] <- c(rep(1:2, 12), 3L)
+  metrics <- c("eaurc", "naurc", "aurc")
+  rk <- bootstrap_ranking(d, method, case, score, loss,
+    run = run, metrics = metrics, indices = idx
+  )
+  for (metric in c("eaurc", "naurc")) {
+    for (m in c("a", "c")) {
+      for (b in c(1, 3, 6)) {
+        got <- rk$replicates$value[rk$replicates$metric == metric &
+          rk$replicates$method == m & rk$replicates$replicate == b]
+        expect_rel_equal(got, ranking_vec_reference(d, idx, metric, m, b, 1:2))
+      }
+      got <- rk$ranking$full_value[rk$ranking$metric == metric &
+        rk$ranking$method == m]
+      expect_rel_equal(got, ranking_vec_reference(d, idx, metric, m, NULL, 1:2))
+    }
+  }
+  # the oracle metrics do not change the others
+  alone <- bootstrap_ranking(d, method, case, score, loss,
+    run = run, metrics = "aurc", indices = idx
+  )
+  expect_identical(
+    rk$replicates[rk$replicates$metric == "aurc", ], alone$replicates
+  )
+})
+
+test_that("kernel oracle metrics: 1 and 2 threads agree; naurc undefined", {
+  set.seed(114)
+  d <- ranking_data(n = 40, binary = FALSE)
+  d$loss <- round(d$loss * 2) / 2
+  idx <- matrix(sample.int(40, 40 * 19, replace = TRUE), 19) # not whole blocks
+  metrics <- c("failure_aupr", "eaurc", "eaugrc", "naurc")
+  m_cont <- c("eaurc", "naurc")
+  r1 <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = m_cont, indices = idx, threads = 1
+  )
+  r2 <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = m_cont, indices = idx, threads = 2
+  )
+  expect_identical(r1$replicates, r2$replicates)
+  d$loss <- as.numeric(d$loss > 1.5)
+  b1 <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = metrics, indices = idx, threads = 1
+  )
+  b2 <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = metrics, indices = idx, threads = 2
+  )
+  expect_identical(b1$replicates, b2$replicates)
+  expect_identical(b1$tests, b2$tests)
+  # every loss equal in a replicate: NAURC is missing there, E-AURC is 0
+  same <- data.frame(
+    method = rep(c("a", "b"), each = 4), case = rep(1:4, 2),
+    score = c(4:1, 1:4), loss = rep(c(0.5, 0.5, 0.5, 2), 2)
+  )
+  one <- rbind(1:4, rep(1L, 4), c(1L, 2L, 2L, 3L))
+  expect_snapshot({
+    rk <- bootstrap_ranking(same, method, case, score, loss,
+      metrics = c("naurc", "eaurc"), indices = one
+    )
+  })
+  v <- rk$replicates
+  expect_true(all(is.na(v$value[v$metric == "naurc" & v$replicate > 1])))
+  expect_identical(v$value[v$metric == "eaurc" & v$replicate > 1], rep(0, 4))
+})
+
+test_that("the four metrics run in the kernel, not the R fallback", {
+  metrics <- c("failure_aupr", "eaurc", "eaugrc", "naurc")
+  # the registry is the one table of directions and binary flags
+  reg <- ranking_kernel_metrics_impl()
+  row <- match(metrics, reg$name)
+  expect_false(anyNA(row))
+  expect_identical(reg$higher_better[row], c(TRUE, FALSE, FALSE, FALSE))
+  expect_identical(reg$binary[row], c(TRUE, FALSE, TRUE, FALSE))
+  expect_identical(reg$by_loss[row], c(FALSE, TRUE, FALSE, TRUE))
+  specs <- ranking_metric_specs(metrics)
+  expect_true(all(vapply(specs, function(s) s$kernel, logical(1))))
+  expect_true(all(vapply(specs, function(s) is.null(s$fn), logical(1))))
+  # the kernel entry point computes them directly
+  set.seed(115)
+  d <- ranking_data(n = 12, methods = "a")
+  idx <- matrix(sample.int(12, 12 * 3, replace = TRUE), 3)
+  rk <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = metrics, indices = idx
+  )
+  direct <- ranking_metrics_impl(
+    matrix(d$score), matrix(d$loss), t(idx), metrics, 1L
+  )
+  expect_identical(rk$replicates$value, as.vector(direct))
+  # a replicate with one class: the kernel gives one ranking warning, not
+  # the per-replicate warnings failure_aupr_vec() would give
+  d1 <- data.frame(
+    method = rep(c("a", "b"), each = 6), case = rep(1:6, 2),
+    score = c(6:1, 1:6), loss = rep(c(0, 0, 0, 0, 0, 1), 2)
+  )
+  expect_snapshot({
+    rk1 <- bootstrap_ranking(d1, method, case, score, loss,
+      metrics = c("failure_aupr", "eaugrc"),
+      indices = rbind(1:6, rep(2L, 6))
+    )
+  })
+  v <- rk1$replicates
+  expect_true(all(is.na(v$value[v$metric == "failure_aupr" &
+    v$replicate == 2])))
+  expect_identical(v$value[v$metric == "eaugrc" & v$replicate == 2], c(0, 0))
+})
