@@ -122,10 +122,11 @@ plot_significance <- function(object, metrics) {
     ggplot2::labs(
       x = "Method", y = "Compared with",
       title = "Which method is significantly better than which",
+      # short lines: a long subtitle is clipped at common figure widths
       subtitle = paste0(
         "Filled: the method on the x axis is better than the one on the ",
         "y axis\n(one-sided Wilcoxon signed-rank test over ", s$times,
-        " replicates, ", correction, ", alpha = ", format(s$alpha), ")"
+        " replicates,\n", correction, ", alpha = ", format(s$alpha), ")"
       )
     ) +
     ggplot2::theme_minimal() +
@@ -230,8 +231,14 @@ plot_bump <- function(object, metrics) {
     ) +
     ggplot2::scale_y_reverse(breaks = seq_len(K)) +
     ggplot2::labs(
-      x = NULL, y = "Rank (1 = best, by mean rank over replicates)",
-      title = paste("Ranking under", metrics[1], "and", metrics[2])
+      # a long axis title is clipped in short figures: the detail goes to
+      # the subtitle
+      x = NULL, y = "Rank (1 = best)",
+      title = paste("Ranking under", metrics[1], "and", metrics[2]),
+      subtitle = paste(
+        "Rank: order by mean rank over the replicates,",
+        "then median rank"
+      )
     ) +
     ggplot2::theme_minimal() +
     ggplot2::theme(

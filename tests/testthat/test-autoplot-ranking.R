@@ -88,3 +88,24 @@ test_that("plot arguments are checked", {
   expect_snapshot(error = TRUE, autoplot(rk, type = "pie"))
   expect_snapshot(error = TRUE, autoplot(rk, metrics = "augrc"))
 })
+
+test_that("titles and axis labels are short enough not to be clipped", {
+  # at 7 x 4 inches the former one-line subtitle of the significance map and
+  # the 46-character y label of the bump chart were cut off
+  v <- cbind(a = c(1, 2, 1), b = c(2, 1, 2), c = c(3, 3, 3))
+  long <- rbind(
+    data.frame(replicate = rep(1:3, 3), method = rep(colnames(v), each = 3),
+               value = as.vector(v), metric = "aurc"),
+    data.frame(replicate = rep(1:3, 3), method = rep(colnames(v), each = 3),
+               value = as.vector(v), metric = "augrc")
+  )
+  rk <- rank_replicates(long)
+  for (type in c("significance", "blob", "bump")) {
+    labs <- autoplot(rk, type = type)$labels
+    text_lines <- unlist(strsplit(
+      unlist(labs[c("title", "subtitle", "x")]), "\n", fixed = TRUE
+    ))
+    expect_true(all(nchar(text_lines) <= 70), label = type)
+    expect_true(nchar(labs$y) <= 30, label = type)
+  }
+})
