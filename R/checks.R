@@ -185,34 +185,6 @@ prepare_metric_input <- function(score, loss, case_weights = NULL,
 
 # ---- metrics of Traub et al. (issue 3) ----
 
-# A single number in [lower, upper]; missing or NULL is an error.
-check_number_between <- function(x, lower, upper, arg = rlang::caller_arg(x),
-                                 call = rlang::caller_env()) {
-  if (rlang::is_missing(x) || is.null(x)) {
-    abort_aurc(
-      "{.arg {arg}} is missing; give a number between {lower} and {upper}.",
-      class = "aurc_error_type", call = call
-    )
-  }
-  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && x >= lower &&
-    x <= upper
-  if (!ok) {
-    shown <- if (is.numeric(x) && length(x) == 1) {
-      "It is {.val {x}}."
-    } else {
-      "It is {.obj_type_friendly {x}}."
-    }
-    abort_aurc(
-      c(
-        "{.arg {arg}} must be a single number between {lower} and {upper}.",
-        x = shown
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
-  invisible(as.double(x))
-}
-
 # A numeric matrix of model outputs (n x K), or with `members = TRUE` also an
 # S x n x K array; all values finite. Returns the dims.
 check_outputs <- function(x, arg = rlang::caller_arg(x), members = FALSE,
@@ -363,22 +335,31 @@ check_positive_number <- function(x, arg = rlang::caller_arg(x),
 # ---- Calibration and probability matrices (issue 6) -----------------------
 
 # A single finite number in an interval: `lower < x < upper` (open) or
-# `lower <= x` (closed) as asked.
+# `lower <= x <= upper` (closed), optionally whole. Missing or NULL is an
+# error too. Returns the number as a double.
 check_number <- function(x, lower = -Inf, upper = Inf, open = FALSE,
                          whole = FALSE, arg = rlang::caller_arg(x),
                          call = rlang::caller_env()) {
-  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && is.finite(x) &&
-    (if (open) x > lower && x < upper else x >= lower && x <= upper) &&
-    (!whole || x == round(x))
-  if (!ok) {
-    what <- if (whole) "a whole number" else "a number"
-    range <- if (open) {
+  expected <- paste(
+    if (whole) "a whole number" else "a number",
+    if (open) {
       paste0("strictly between ", lower, " and ", upper)
     } else if (is.finite(upper)) {
       paste0("between ", lower, " and ", upper)
     } else {
-      paste0("at least ", lower)
+      paste0("of at least ", lower)
     }
+  )
+  if (rlang::is_missing(x) || is.null(x)) {
+    abort_aurc(
+      "{.arg {arg}} is missing; give {expected}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && is.finite(x) &&
+    (if (open) x > lower && x < upper else x >= lower && x <= upper) &&
+    (!whole || x == round(x))
+  if (!ok) {
     shown <- if (is.numeric(x) && length(x) == 1) {
       "{.val {x}}"
     } else {
@@ -386,13 +367,13 @@ check_number <- function(x, lower = -Inf, upper = Inf, open = FALSE,
     }
     abort_aurc(
       c(
-        "{.arg {arg}} must be {what} {range}.",
+        "{.arg {arg}} must be {expected}.",
         x = paste0("It is ", shown, ".")
       ),
       class = "aurc_error_value", call = call
     )
   }
-  invisible(x)
+  invisible(as.double(x))
 }
 
 # Confidences for calibration: numeric, in [0, 1] where present.

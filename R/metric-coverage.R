@@ -31,7 +31,7 @@ risk_at_coverage <- function(data, score, loss, ..., coverage, na_rm = FALSE,
                              case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  coverage <- check_number_between(coverage, 0, 1, call = call)
+  coverage <- check_number(coverage, 0, 1, call = call)
   achieved <- numeric()
   out <- metric_df(
     data,
@@ -60,7 +60,7 @@ risk_at_coverage_vec <- function(score, loss, ..., coverage, na_rm = FALSE,
                                  case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  coverage <- check_number_between(coverage, 0, 1, call = call)
+  coverage <- check_number(coverage, 0, 1, call = call)
   compute_metrics(score, loss, "risk_at_coverage", na_rm, case_weights, call,
     coverage = coverage
   )[[1]]
@@ -72,7 +72,7 @@ coverage_at_risk <- function(data, score, loss, ..., risk, na_rm = FALSE,
                              case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  risk <- check_number_between(risk, 0, Inf, call = call)
+  risk <- check_number(risk, 0, call = call)
   metric_df(
     data,
     columns = list(
@@ -96,7 +96,7 @@ coverage_at_risk_vec <- function(score, loss, ..., risk, na_rm = FALSE,
                                  case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  risk <- check_number_between(risk, 0, Inf, call = call)
+  risk <- check_number(risk, 0, call = call)
   compute_metrics(score, loss, "coverage_at_risk", na_rm, case_weights, call,
     risk = risk
   )[[1]]

@@ -117,10 +117,10 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
   method <- check_choice(method, augrc_methods, call = call)
   optimum <- check_choice(optimum, eaurc_optima, call = call)
   if ("risk_at_coverage" %in% metrics) {
-    coverage <- check_number_between(coverage, 0, 1, call = call)
+    coverage <- check_number(coverage, 0, 1, call = call)
   }
   if ("coverage_at_risk" %in% metrics) {
-    risk <- check_number_between(risk, 0, Inf, call = call)
+    risk <- check_number(risk, 0, call = call)
   }
   labels <- c(
     aurc = estimator, augrc = method, failure_auroc = "binary",

@@ -188,7 +188,7 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
   threads <- resolve_threads(threads, call = call)
   check_ranking_columns(cols, specs, call = call)
   if (is.null(indices)) {
-    times <- check_count(times, "times", call = call)
+    times <- as.integer(check_number(times, 1, whole = TRUE, call = call))
   } else if (!missing(times)) {
     abort_aurc(
       c(
@@ -425,17 +425,6 @@ ranking_settings <- function(specs, opts) {
     ),
     opts
   )
-}
-
-check_count <- function(x, arg, call) {
-  if (!is.numeric(x) || length(x) != 1 || is.na(x) || x < 1 ||
-    x != round(x)) {
-    abort_aurc(
-      "{.arg {arg}} must be a whole number of at least 1.",
-      class = "aurc_error_value", call = call
-    )
-  }
-  as.integer(x)
 }
 
 ranking_label <- function(quo) {
@@ -1010,7 +999,7 @@ full_vector <- function(full, metric, key, methods) {
 
 # `threads` capped by getOption("aurc.threads") and OMP_THREAD_LIMIT.
 resolve_threads <- function(threads, call = rlang::caller_env()) {
-  threads <- check_count(threads, "threads", call = call)
+  threads <- as.integer(check_number(threads, 1, whole = TRUE, call = call))
   cap <- getOption("aurc.threads")
   if (is.numeric(cap) && length(cap) == 1 && !is.na(cap) && cap >= 1) {
     threads <- min(threads, as.integer(cap))
