@@ -153,7 +153,7 @@ plot_blob <- function(object, metrics) {
     panel = rk$panel, x = factor(rk$key, levels = rk$key),
     rank = rk$mean_rank
   )
-  K <- max(object$ranking$rank)
+  n_methods <- max(object$ranking$rank)
   ggplot2::ggplot(d, ggplot2::aes(x = .data$x, y = .data$rank)) +
     ggplot2::geom_point(ggplot2::aes(size = .data$proportion),
       colour = "#1f4e79", alpha = 0.8
@@ -165,7 +165,7 @@ plot_blob <- function(object, metrics) {
       max_size = 9, limits = c(0, 1), name = "Share of replicates"
     ) +
     ggplot2::scale_x_discrete(labels = strip_panel) +
-    ggplot2::scale_y_reverse(breaks = seq_len(K)) +
+    ggplot2::scale_y_reverse(breaks = seq_len(n_methods)) +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free_x") +
     ggplot2::labs(
       x = "Method (ranking order)", y = "Rank (1 = best)",
@@ -210,7 +210,7 @@ plot_bump <- function(object, metrics) {
   d$id <- key(d)
   d$label_hjust <- ifelse(d$x == 1, 1, 0)
   d$label_x <- ifelse(d$x == 1, 0.95, 2.05)
-  K <- max(rk$rank)
+  n_methods <- max(rk$rank)
   p <- ggplot2::ggplot(d, ggplot2::aes(
     x = .data$x, y = .data$rank, group = .data$id, colour = .data$change
   )) +
@@ -229,7 +229,7 @@ plot_bump <- function(object, metrics) {
     ggplot2::scale_x_continuous(
       breaks = 1:2, labels = metrics, limits = c(0.3, 2.7)
     ) +
-    ggplot2::scale_y_reverse(breaks = seq_len(K)) +
+    ggplot2::scale_y_reverse(breaks = seq_len(n_methods)) +
     ggplot2::labs(
       # a long axis title is clipped in short figures: the detail goes to
       # the subtitle

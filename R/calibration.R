@@ -174,7 +174,10 @@ calibration_settings <- function(binning, binning_missing, n_bins,
     if (!binning_missing && binning != "equal_width") {
       abort_aurc(
         c(
-          "{.arg breaks} can't be combined with {.code binning = {.val {binning}}}.",
+          paste(
+            "{.arg breaks} can't be combined with",
+            "{.code binning = {.val {binning}}}."
+          ),
           i = "Leave {.arg binning} at its default, or use {.val equal_width}."
         ),
         class = "aurc_error_value", call = call
@@ -232,7 +235,10 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
     abort_aurc(
       c(
         "{.code binning = \"ding2020\"} does not support {.arg case_weights}.",
-        i = "The authors' code has no weights; use {.code binning = \"adaptive\"}."
+        i = paste(
+          "The authors' code has no weights; use",
+          "{.code binning = \"adaptive\"}."
+        )
       ),
       class = "aurc_error_ding2020", call = call
     )
@@ -325,9 +331,15 @@ wilson_interval <- function(p, n, level = 0.95) {
 
 abort_ding2020 <- function(status, call) {
   why <- if (status == 1) {
-    "The last bin holds a single distinct confidence, so its target is infinite; the authors' code fails here."
+    paste(
+      "The last bin holds a single distinct confidence, so its target is",
+      "infinite; the authors' code fails here."
+    )
   } else {
-    "Its last-bin top-up would leave a bin with no samples or a negative count; the authors' code returns meaningless values here."
+    paste(
+      "Its last-bin top-up would leave a bin with no samples or a negative",
+      "count; the authors' code returns meaningless values here."
+    )
   }
   abort_aurc(
     c(

@@ -193,7 +193,10 @@ check_outputs <- function(x, arg = rlang::caller_arg(x), members = FALSE,
   ok_dim <- length(d) == 2 || (members && length(d) == 3)
   if (!is.numeric(x) || !ok_dim || any(d == 0)) {
     what <- if (members) {
-      "a numeric matrix (samples x classes) or a numeric array (members x samples x classes)"
+      paste(
+        "a numeric matrix (samples x classes) or a numeric array (members x",
+        "samples x classes)"
+      )
     } else {
       "a numeric matrix (samples x classes)"
     }
@@ -252,7 +255,10 @@ check_probs <- function(x, arg = rlang::caller_arg(x),
     abort_aurc(
       c(
         "Each row of {.arg {arg}} must sum to 1.",
-        x = "{where} of {.arg {arg}} sums to {format(sums[bad[1]], digits = 6)}, not 1."
+        x = paste(
+          "{where} of {.arg {arg}} sums to",
+          "{format(sums[bad[1]], digits = 6)}, not 1."
+        )
       ),
       class = "aurc_error_probs", call = call
     )
@@ -263,7 +269,7 @@ check_probs <- function(x, arg = rlang::caller_arg(x),
 # Labels: whole numbers in 1..K, or a factor whose levels match the columns
 # (by name when the matrix has column names, else by number). Returns
 # 0-based integer class indices for the C++ kernels.
-check_labels <- function(labels, n, K, col_names = NULL, arg = "labels",
+check_labels <- function(labels, n, n_classes, col_names = NULL, arg = "labels",
                          call = rlang::caller_env()) {
   if (is.factor(labels)) {
     lev <- levels(labels)
@@ -276,10 +282,10 @@ check_labels <- function(labels, n, K, col_names = NULL, arg = "labels",
         class = "aurc_error_labels", call = call
       )
     }
-    if (is.null(col_names) && length(lev) != K) {
+    if (is.null(col_names) && length(lev) != n_classes) {
       abort_aurc(
         c(
-          "{.arg {arg}} must have one level per column ({K}).",
+          "{.arg {arg}} must have one level per column ({n_classes}).",
           x = "It has {length(lev)} level{?s}."
         ),
         class = "aurc_error_labels", call = call
@@ -288,7 +294,10 @@ check_labels <- function(labels, n, K, col_names = NULL, arg = "labels",
     labels <- as.integer(labels)
   } else if (!is.numeric(labels) || !is.null(dim(labels))) {
     abort_aurc(
-      "{.arg {arg}} must be class numbers (1 to {K}) or a factor, not {.obj_type_friendly {labels}}.",
+      paste(
+        "{.arg {arg}} must be class numbers (1 to {n_classes}) or a factor,",
+        "not {.obj_type_friendly {labels}}."
+      ),
       class = "aurc_error_type", call = call
     )
   }
@@ -301,12 +310,15 @@ check_labels <- function(labels, n, K, col_names = NULL, arg = "labels",
       class = "aurc_error_length", call = call
     )
   }
-  bad <- which(is.na(labels) | labels < 1 | labels > K |
+  bad <- which(is.na(labels) | labels < 1 | labels > n_classes |
     labels != floor(labels))
   if (length(bad) > 0) {
     abort_aurc(
       c(
-        "{.arg {arg}} must be class numbers from 1 to {K} (the columns).",
+        paste(
+          "{.arg {arg}} must be class numbers from 1 to {n_classes} (the",
+          "columns)."
+        ),
         x = "Element {bad[1]} (row {bad[1]}) is {.val {labels[bad[1]]}}."
       ),
       class = "aurc_error_labels", call = call
@@ -340,26 +352,14 @@ check_positive_number <- function(x, arg = rlang::caller_arg(x),
 check_number <- function(x, lower = -Inf, upper = Inf, open = FALSE,
                          whole = FALSE, arg = rlang::caller_arg(x),
                          call = rlang::caller_env()) {
-  expected <- paste(
-    if (whole) "a whole number" else "a number",
-    if (open) {
-      paste0("strictly between ", lower, " and ", upper)
-    } else if (is.finite(upper)) {
-      paste0("between ", lower, " and ", upper)
-    } else {
-      paste0("of at least ", lower)
-    }
-  )
+  expected <- describe_number(lower, upper, open, whole)
   if (rlang::is_missing(x) || is.null(x)) {
     abort_aurc(
       "{.arg {arg}} is missing; give {expected}.",
       class = "aurc_error_type", call = call
     )
   }
-  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && is.finite(x) &&
-    (if (open) x > lower && x < upper else x >= lower && x <= upper) &&
-    (!whole || x == round(x))
-  if (!ok) {
+  if (!is_number_in(x, lower, upper, open, whole)) {
     shown <- if (is.numeric(x) && length(x) == 1) {
       "{.val {x}}"
     } else {
@@ -374,6 +374,23 @@ check_number <- function(x, lower = -Inf, upper = Inf, open = FALSE,
     )
   }
   invisible(as.double(x))
+}
+
+is_number_in <- function(x, lower, upper, open, whole) {
+  if (!is.numeric(x) || length(x) != 1 || !is.finite(x)) return(FALSE)
+  inside <- if (open) x > lower && x < upper else x >= lower && x <= upper
+  inside && (!whole || x == round(x))
+}
+
+describe_number <- function(lower, upper, open, whole) {
+  range <- if (open) {
+    paste0("strictly between ", lower, " and ", upper)
+  } else if (is.finite(upper)) {
+    paste0("between ", lower, " and ", upper)
+  } else {
+    paste0("of at least ", lower)
+  }
+  paste(if (whole) "a whole number" else "a number", range)
 }
 
 # Confidences for calibration: numeric, in [0, 1] where present.
@@ -400,7 +417,10 @@ check_prob_matrix <- function(probs, arg = "probs", tol = 1e-6,
                               call = rlang::caller_env()) {
   if (!is.matrix(probs) || !is.numeric(probs) || ncol(probs) < 1) {
     abort_aurc(
-      "{.arg {arg}} must be a numeric matrix (one row per sample, one column per class), not {.obj_type_friendly {probs}}.",
+      paste(
+        "{.arg {arg}} must be a numeric matrix (one row per sample, one",
+        "column per class), not {.obj_type_friendly {probs}}."
+      ),
       class = "aurc_error_type", call = call
     )
   }
@@ -418,7 +438,10 @@ check_prob_matrix <- function(probs, arg = "probs", tol = 1e-6,
     }
     abort_aurc(
       c(
-        "Each row of {.arg {arg}} must be non-negative and sum to 1 (within {tol}).",
+        paste(
+          "Each row of {.arg {arg}} must be non-negative and sum to 1 (within",
+          "{tol})."
+        ),
         x = why
       ),
       class = "aurc_error_value", call = call
@@ -438,7 +461,10 @@ check_class_labels <- function(labels, n, k, col_names = NULL,
       if (!setequal(lev, col_names) || length(lev) != k) {
         abort_aurc(
           c(
-            "The levels of {.arg {arg}} must be the column names of {.arg probs}.",
+            paste(
+              "The levels of {.arg {arg}} must be the column names of",
+              "{.arg probs}."
+            ),
             x = "Levels: {.val {lev}}; columns: {.val {col_names}}."
           ),
           class = "aurc_error_value", call = call
@@ -450,7 +476,10 @@ check_class_labels <- function(labels, n, k, col_names = NULL,
         abort_aurc(
           c(
             "{.arg {arg}} must have one level per column of {.arg probs}.",
-            x = "It has {length(lev)} level{?s}; {.arg probs} has {k} column{?s}."
+            x = paste(
+              "It has {length(lev)} level{?s}; {.arg probs} has {k}",
+              "column{?s}."
+            )
           ),
           class = "aurc_error_value", call = call
         )

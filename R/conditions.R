@@ -33,7 +33,10 @@ warn_no_data <- function(call = rlang::caller_env()) {
 warn_one_class <- function(metric, call = rlang::caller_env()) {
   warn_aurc(
     c(
-      "{.fn {metric}} needs both failures and correct predictions; returning {.val {NA}}.",
+      paste(
+        "{.fn {metric}} needs both failures and correct predictions;",
+        "returning {.val {NA}}."
+      ),
       i = "Every sample left is a failure, or none is."
     ),
     class = "aurc_warning_one_class",

@@ -114,7 +114,10 @@ rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
     abort_aurc(
       c(
         "Can't compute a curve without data.",
-        i = "No sample is left (after dropping missing values), or every case weight is 0."
+        i = paste(
+          "No sample is left (after dropping missing values), or every case",
+          "weight is 0."
+        )
       ),
       class = "aurc_error_no_data", call = call
     )

@@ -98,7 +98,10 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
                             risk, call) {
   if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
     abort_aurc(
-      "{.arg metrics} must be a character vector of metric names, not {.obj_type_friendly {metrics}}.",
+      paste(
+        "{.arg metrics} must be a character vector of metric names, not",
+        "{.obj_type_friendly {metrics}}."
+      ),
       class = "aurc_error_type", call = call
     )
   }

@@ -665,8 +665,8 @@ check_indices <- function(m, n, key, call) {
 # runs) and full-data values (list by metric of K vectors).
 ranking_values <- function(problem, specs, idx, threads) {
   n_runs <- length(problem$runs)
-  K <- length(problem$methods)
-  B <- ncol(idx)
+  n_methods <- length(problem$methods)
+  n_reps <- ncol(idx)
   kernel <- vapply(specs, function(s) s$kernel, logical(1))
   names_all <- vapply(specs, function(s) s$name, character(1))
   per_col <- stats::setNames(vector("list", length(specs)), names_all)
@@ -683,35 +683,35 @@ ranking_values <- function(problem, specs, idx, threads) {
       kernel_names, 1L
     )
     for (k in seq_along(kn)) {
-      per_col[[kn[k]]] <- matrix(reps[, , k], B)
+      per_col[[kn[k]]] <- matrix(reps[, , k], n_reps)
       full_col[[kn[k]]] <- full[1, , k]
     }
   }
   for (s in specs[!kernel]) {
-    C <- ncol(problem$score)
-    vals <- matrix(NA_real_, B, C)
-    for (b in seq_len(B)) {
+    n_cols <- ncol(problem$score)
+    vals <- matrix(NA_real_, n_reps, n_cols)
+    for (b in seq_len(n_reps)) {
       i <- idx[, b]
-      for (c in seq_len(C)) {
+      for (c in seq_len(n_cols)) {
         vals[b, c] <- s$fn(problem$score[i, c], problem$loss[i, c])
       }
     }
     per_col[[s$name]] <- vals
-    full_col[[s$name]] <- vapply(seq_len(C), function(c) {
+    full_col[[s$name]] <- vapply(seq_len(n_cols), function(c) {
       s$fn(problem$score[, c], problem$loss[, c])
     }, numeric(1))
   }
   average_runs <- function(v, nrow) {
-    a <- array(v, c(nrow, n_runs, K))
+    a <- array(v, c(nrow, n_runs, n_methods))
     out <- a[, 1, , drop = TRUE]
     if (n_runs > 1) {
       for (r in 2:n_runs) out <- out + a[, r, ]
       out <- out / n_runs
     }
-    matrix(out, nrow, K, dimnames = list(NULL, problem$methods))
+    matrix(out, nrow, n_methods, dimnames = list(NULL, problem$methods))
   }
   list(
-    replicates = lapply(per_col, average_runs, nrow = B),
+    replicates = lapply(per_col, average_runs, nrow = n_reps),
     full = lapply(full_col, function(v) average_runs(v, 1)[1, ])
   )
 }
@@ -722,12 +722,12 @@ ranking_values <- function(problem, specs, idx, threads) {
 rank_one_metric <- function(values, higher_better, full, opts, metric,
                             why = missing_hint(NULL)) {
   methods <- colnames(values)
-  K <- ncol(values)
-  B <- nrow(values)
+  n_methods <- ncol(values)
+  n_reps <- nrow(values)
   signed <- if (higher_better) -values else values
   ranks <- matrix(
     t(apply(signed, 1, rank, ties.method = opts$ties, na.last = "keep")),
-    B, K
+    n_reps, n_methods
   )
   if (anyNA(values)) {
     warn_aurc(
@@ -743,25 +743,27 @@ rank_one_metric <- function(values, higher_better, full, opts, metric,
   mean_rank <- colMeans(ranks, na.rm = TRUE)
   median_rank <- apply(ranks, 2, stats::median, na.rm = TRUE)
   ord <- order(mean_rank, median_rank)
-  position <- integer(K)
-  position[ord] <- seq_len(K)
-  if (is.null(full)) full <- rep(NA_real_, K)
+  position <- integer(n_methods)
+  position[ord] <- seq_len(n_methods)
+  if (is.null(full)) full <- rep(NA_real_, n_methods)
   ranking <- tibble::tibble(
-    metric = metric, method = methods[ord], rank = seq_len(K),
+    metric = metric, method = methods[ord], rank = seq_len(n_methods),
     mean_rank = mean_rank[ord], median_rank = median_rank[ord],
     full_value = unname(full[ord])
   )
 
-  freq <- vapply(seq_len(K), function(r) colSums(ranks == r, na.rm = TRUE),
-    numeric(K))
-  freq <- matrix(freq, K, K)
+  freq <- vapply(
+    seq_len(n_methods), function(r) colSums(ranks == r, na.rm = TRUE),
+    numeric(n_methods)
+  )
+  freq <- matrix(freq, n_methods, n_methods)
   rank_frequencies <- tibble::tibble(
     metric = metric,
-    method = rep(methods[ord], times = K),
-    rank = rep(seq_len(K), each = K),
+    method = rep(methods[ord], times = n_methods),
+    rank = rep(seq_len(n_methods), each = n_methods),
     n = as.vector(freq[ord, , drop = FALSE]),
     proportion = as.vector(freq[ord, , drop = FALSE]) /
-      colSums(!is.na(ranks))[rep(ord, times = K)]
+      colSums(!is.na(ranks))[rep(ord, times = n_methods)]
   )
   reference <- if (all(is.na(full))) position else
     rank(if (higher_better) -full else full, ties.method = opts$ties,
@@ -772,14 +774,14 @@ rank_one_metric <- function(values, higher_better, full, opts, metric,
       use = "pairwise.complete.obs"
     ))
   )
-  if (K < 2) tau <- rep(NA_real_, B)
-  kendall <- tibble::tibble(metric = metric, replicate = seq_len(B),
+  if (n_methods < 2) tau <- rep(NA_real_, n_reps)
+  kendall <- tibble::tibble(metric = metric, replicate = seq_len(n_reps),
     tau = tau)
 
   tests <- rank_tests(values, higher_better, opts, metric, position)
   replicates <- tibble::tibble(
-    replicate = rep(seq_len(B), times = K),
-    method = rep(methods, each = B),
+    replicate = rep(seq_len(n_reps), times = n_methods),
+    method = rep(methods, each = n_reps),
     metric = metric, value = as.vector(values)
   )
   list(
@@ -799,8 +801,8 @@ missing_hint <- function(kernel_id) {
 
 rank_tests <- function(values, higher_better, opts, metric, position) {
   methods <- colnames(values)
-  K <- ncol(values)
-  if (K < 2) {
+  n_methods <- ncol(values)
+  if (n_methods < 2) {
     return(tibble::tibble(
       metric = character(), method = character(), versus = character(),
       statistic = numeric(), p_value = numeric(), p_adjusted = numeric(),
@@ -810,8 +812,8 @@ rank_tests <- function(values, higher_better, opts, metric, position) {
   res <- signed_rank_pairs_impl(
     values, if (higher_better) "greater" else "less", opts$correct
   )
-  i <- rep(seq_len(K), each = K)
-  j <- rep(seq_len(K), times = K)
+  i <- rep(seq_len(n_methods), each = n_methods)
+  j <- rep(seq_len(n_methods), times = n_methods)
   keep <- i != j
   i <- i[keep]
   j <- j[keep]
@@ -1098,7 +1100,7 @@ summary.aurc_ranking <- function(object, ...) {
 #' rk <- rank_replicates(values)
 #' as.data.frame(rk, what = "tests")
 #' @export
-as.data.frame.aurc_ranking <- function(x, row.names = NULL, optional = FALSE,
+as.data.frame.aurc_ranking <- function(x, row.names = NULL, optional = FALSE, # nolint: object_name_linter, line_length_linter. S3 generic's names
                                        ...,
                                        what = c("ranking", "tests",
                                                 "replicates",

@@ -86,7 +86,10 @@ confidence_score <- function(x, type = "msp", from = "logits", ...,
     abort_aurc(
       c(
         "{.val {type}} needs a matrix {.code samples x classes}.",
-        i = "For an array of members use {.val {c('mcd_msp', 'mcd_pe', 'mcd_mi')}}."
+        i = paste(
+          "For an array of members use",
+          "{.val {c('mcd_msp', 'mcd_pe', 'mcd_mi')}}."
+        )
       ),
       class = "aurc_error_type"
     )

@@ -49,7 +49,10 @@ fit_temperature <- function(logits, labels, ..., interval = c(0.01, 100),
   if (any(edge)) {
     warn_aurc(
       c(
-        "The fitted temperature {signif(temperature, 4)} is at an end of {.arg interval}.",
+        paste(
+          "The fitted temperature {signif(temperature, 4)} is at an end of",
+          "{.arg interval}."
+        ),
         i = "Widen {.arg interval}; the minimum may lie outside."
       ),
       class = "aurc_warning_boundary"

@@ -42,11 +42,12 @@ long <- do.call(rbind, lapply(runs, function(r) {
 model_order <- c("lda", "multinom", "qda", "nnet", "knn", "rf")
 long$model <- factor(long$model, levels = model_order)
 
-# 1. Metrics per model ----------------------------------------------------------
+# 1. Metrics per model -------------------------------------------------------
 section("1. Selective classification metrics per model (softmax response)")
 msp <- long[long$csf == "msp", ]
 metrics <- c("aurc", "augrc", "failure_auroc", "eaurc", "naurc")
-per_run <- do.call(rbind, lapply(split(msp, list(msp$model, msp$seed)), function(d) {
+runs_of_msp <- split(msp, list(msp$model, msp$seed))
+per_run <- do.call(rbind, lapply(runs_of_msp, function(d) {
   est <- selective_metrics_vec(d$score, d$loss, metrics = metrics)
   trap <- aurc_vec(d$score, d$loss, estimator = "trapezoid")
   data.frame(
@@ -71,7 +72,7 @@ print(do.call(rbind, lapply(
   function(e) aurc(rf1, score, loss, estimator = e)
 )))
 
-# 2. Risk-coverage curves ----------------------------------------------------------
+# 2. Risk-coverage curves ----------------------------------------------------
 section("2. Risk-coverage curves")
 seed1 <- msp[msp$seed == 1, ]
 if (requireNamespace("dplyr", quietly = TRUE)) {
@@ -91,7 +92,7 @@ if (requireNamespace("dplyr", quietly = TRUE)) {
   cat("(the dplyr package is needed for grouped curves; skipped)\n")
 }
 
-# 3. Which confidence score is best? ------------------------------------------------
+# 3. Which confidence score is best? -----------------------------------------
 section("3. Bootstrap ranking of confidence scores for the neural net")
 nnet_data <- long[long$model == "nnet", ]
 set.seed(1)
@@ -103,11 +104,11 @@ ranking <- bootstrap_ranking(
 print(ranking)
 save_plot(
   autoplot(ranking, type = "significance") +
-    labs(title = "Which confidence score is significantly better? (neural net)"),
+    labs(title = "Which confidence score is significantly better? (nnet)"),
   "ranking-significance.png", width = 9, height = 4.5
 )
 
-# 4. Calibration ----------------------------------------------------------------------
+# 4. Calibration -------------------------------------------------------------
 section("4. Calibration of the neural net (seed 1), adaptive bins")
 nnet1 <- runs$nnet_seed1
 top <- top_label(nnet1$prob, nnet1$label)

@@ -43,7 +43,7 @@ test_that("hand-computed: last-bin top-up, ding2020 versus adaptive", {
   # {1, ..., .6875} 1, 1, 1, 0, 1, 1: conf 5.28125 / 6, acc 5/6
   expect_equal(ding$mean_confidence, c(0.5 / 3, 2.03125 / 4, 5.28125 / 6))
   expect_equal(ding$accuracy, c(1 / 3, 1 / 2, 5 / 6))
-  # AECE = (3 * 1/6 + 4 * 1/128 + 6 * 3/64) / 13 = 0.8125 / 13
+  # AECE is (3 * 1/6 + 4 * 1/128 + 6 * 3/64) / 13 is 0.8125 / 13
   expect_equal(attr(ding, "ece"), 0.0625)
   expect_equal(attr(ding, "mce"), 1 / 6)
 
@@ -56,7 +56,7 @@ test_that("hand-computed: last-bin top-up, ding2020 versus adaptive", {
   # {1, .96875, .9375, .875, .8125} 1, 1, 1, 0, 1: conf .91875, acc .8
   expect_equal(ad$mean_confidence, c(1.34375 / 5, 0.625, 0.91875))
   expect_equal(ad$accuracy, c(0.4, 2 / 3, 0.8))
-  # (5 * .13125 + 3 * 1/24 + 5 * .11875) / 13 = 1.375 / 13
+  # (5 * .13125 + 3 * 1/24 + 5 * .11875) / 13 is 1.375 / 13
   expect_equal(attr(ad, "ece"), 1.375 / 13)
   expect_equal(attr(ad, "mce"), 0.13125)
   expect_equal(

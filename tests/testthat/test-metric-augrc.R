@@ -1,10 +1,10 @@
 test_that("hand-computed AUGRC, both methods", {
   # scores 3 > 2 > 1, losses 0, 1, 1: ranks r = 3, 2, 1, mid = r
-  # trapezoid (1/9) * ((2 - 1/2) + (1 - 1/2)) = 2/9
+  # trapezoid (1/9) * ((2 - 1/2) + (1 - 1/2)) is 2/9
   s <- c(3, 2, 1)
   l <- c(0, 1, 1)
   expect_equal(augrc_vec(s, l), 2 / 9)
-  # step (1/9) * (2 + 1) = 1/3
+  # step (1/9) * (2 + 1) is 1/3
   expect_equal(augrc_vec(s, l, method = "step"), 1 / 3)
   # a tie: (2, 1, 1) with losses (0, 1, 0): curve points (1/3, 0), (1, 1/3);
   # trapezoid 2/3 * (0 + 1/3) / 2 = 1/9

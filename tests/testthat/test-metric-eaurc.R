@@ -6,7 +6,7 @@ test_that("hand-computed E-AURC and NAURC", {
   s <- c(3, 2, 1)
   l <- c(1, 0, 0)
   expect_equal(eaurc_vec(s, l), (1 + 1 / 2) / 3)
-  # NAURC: (11/18 - 1/9) / (1/3 - 1/9) = (1/2) / (2/9) = 9/4
+  # NAURC: (11/18 - 1/9) / (1/3 - 1/9) is (1/2) / (2/9) is 9/4
   expect_equal(naurc_vec(s, l), 9 / 4)
   # asymptotic optimum with err = 1/3: 1/3 + 2/3 log(2/3)
   expect_equal(eaurc_vec(s, l, optimum = "asymptotic"),

@@ -38,15 +38,16 @@ test_that("every score equals its plain R formula on random logits", {
 
 test_that("MC dropout / ensemble scores equal plain R formulas", {
   set.seed(92)
-  S <- 4
+  n_members <- 4
   n <- 15
-  K <- 3
-  z <- array(stats::rnorm(S * n * K), c(S, n, K))
-  probs <- array(0, c(S, n, K))
-  for (s in 1:S) probs[s, , ] <- plain_softmax(z[s, , ])
+  n_classes <- 3
+  dims <- c(n_members, n, n_classes)
+  z <- array(stats::rnorm(prod(dims)), dims)
+  probs <- array(0, c(n_members, n, n_classes))
+  for (s in 1:n_members) probs[s, , ] <- plain_softmax(z[s, , ])
   pbar <- apply(probs, c(2, 3), mean)
   negh <- function(p) rowSums(p * log(p))
-  mean_negh <- rowMeans(sapply(1:S, function(s) negh(probs[s, , ])))
+  mean_negh <- rowMeans(sapply(1:n_members, function(s) negh(probs[s, , ])))
   expect_equal(confidence_score(z, "mcd_msp"), apply(pbar, 1, max),
     tolerance = 1e-12)
   expect_equal(confidence_score(z, "mcd_pe"), negh(pbar), tolerance = 1e-12)
