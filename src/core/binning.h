@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -277,6 +278,22 @@ inline AdaptiveStatus bins_adaptive(const CalibSorted& d,
     if (pos > 0 && pos < n && (moved.empty() || pos > moved.back()))
       moved.push_back(pos);
   };
+  if (d.w.empty() && d.descending) {
+    // unit weights: boundary p is a whole number of samples, so the tie
+    // group holding sample p - 1 is found by binary search, not a walk
+    for (const double p : target_cum) {
+      if (!(p > 0.0)) continue;
+      const double v = d.x[std::size_t(p) - 1];
+      const auto run = std::equal_range(d.x.begin(), d.x.end(), v,
+                                        std::greater<double>());
+      const std::size_t b = std::size_t(run.first - d.x.begin());
+      const std::size_t e = std::size_t(run.second - d.x.begin());
+      place((double(e) - p <= p - double(b)) ? e : b);
+    }
+    moved.push_back(n);
+    ends.swap(moved);
+    return AdaptiveStatus::ok;
+  }
   for_each_tie_run(d, [&](std::size_t, std::size_t end, double c) {
     const double hi = lo + c;
     while (t < target_cum.size() && target_cum[t] <= hi) {
