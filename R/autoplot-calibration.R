@@ -29,11 +29,13 @@ autoplot.aurc_calibration_bins <- function(object, ...) {
   bottom <- "Share of samples"
   panels <- c(top, bottom)
   tab <- as.data.frame(object)[object$n > 0, , drop = FALSE]
-  # a bin holding one distinct confidence gets a visible sliver
+  # a bin holding one distinct confidence gets a visible sliver, moved
+  # inside [0, 1] so that the x limits do not drop it (bins at confidence 1
+  # are common)
   half <- pmax((tab$upper - tab$lower) / 2, 0.002)
   center <- (tab$upper + tab$lower) / 2
-  tab$xmin <- center - half
-  tab$xmax <- center + half
+  tab$xmin <- pmin(pmax(center - half, 0), 1 - 2 * half)
+  tab$xmax <- tab$xmin + 2 * half
   tab$panel <- factor(top, levels = panels)
   tab$direction <- factor(
     ifelse(tab$gap < 0, "Overconfident", "Underconfident"),

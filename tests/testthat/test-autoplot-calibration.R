@@ -44,3 +44,25 @@ test_that("equal-width bins: empty bins are not drawn; slivers get a width", {
   expect_equal(b$data[[2]]$xmax - b$data[[2]]$xmin, 0.004)
   expect_snapshot(error = TRUE, ggplot2::autoplot(one, 1))
 })
+
+test_that("slivers at confidence 0 and 1 stay inside the x range", {
+  # a narrow bin near confidence 1 (or 0) used to get a sliver reaching past
+  # the x limits, so ggplot dropped its bars: the bars of the samples piled
+  # up at 1, the most common tie in real data
+  x <- c(rep(0.999, 20), rep(1, 20))
+  y <- rep(c(1, 0), 20)
+  bins <- calibration_bins(x, y, binning = "equal_mass", n_bins = 2)
+  # edges: 0.999, midpoint 0.9995, 1: both bins narrower than 0.004
+  expect_equal(c(bins$lower, bins$upper[2]), c(0.999, 0.9995, 1))
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(bins))
+  for (layer in b$data[2:3]) {
+    expect_equal(nrow(layer), 2)
+    expect_false(anyNA(layer$xmin) || anyNA(layer$xmax))
+    # width 0.004 kept, moved left to end at 1
+    expect_equal(layer$xmin, c(0.996, 0.996))
+    expect_equal(layer$xmax, c(1, 1))
+  }
+  zero <- calibration_bins(rep(0, 10), rep(c(0, 1), 5))
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(zero))
+  expect_equal(c(b$data[[2]]$xmin, b$data[[2]]$xmax), c(0, 0.004))
+})
