@@ -395,6 +395,18 @@ print.aurc_calibration_bins <- function(x, ...) {
   invisible(x)
 }
 
+# A subset of the bins is no longer a binning: its header (number of bins,
+# ECE, MCE of the whole set) and its reliability diagram would describe
+# rows that are not there. `[` therefore returns a plain tibble.
+#' @export
+`[.aurc_calibration_bins` <- function(x, ...) {
+  out <- NextMethod()
+  if (!is.data.frame(out)) return(out)
+  columns <- unclass(out)
+  attributes(columns) <- list(names = names(out))
+  tibble::new_tibble(columns, nrow = nrow(out))
+}
+
 #' Expected and maximum calibration error
 #'
 #' With the bins of [calibration_bins()] (`n_b` samples, mean confidence

@@ -473,6 +473,25 @@ test_that("print states the settings", {
   expect_snapshot(calibration_bins(x, y, binning = "ding2020"))
 })
 
+test_that("a subset of the bins is a plain tibble", {
+  # a subset used to keep the class, so it printed the header of the whole
+  # binning ("10 bins ...; ECE = ...") over a single row
+  bins <- calibration_bins(c(0.15, 0.25, 0.55, 0.95), c(0, 1, 1, 1),
+    binning = "equal_width"
+  )
+  expect_s3_class(bins, "aurc_calibration_bins")
+  for (part in list(bins[10, ], bins[, c("n", "gap")], bins["n"],
+                    bins[bins$n > 0, "gap"])) {
+    expect_identical(class(part), c("tbl_df", "tbl", "data.frame"))
+    expect_null(attr(part, "ece"))
+    expect_null(attr(part, "binning"))
+  }
+  expect_identical(bins[10, ]$n, 1)
+  expect_identical(bins[bins$n > 0, "gap"]$gap, bins$gap[bins$n > 0])
+  expect_identical(bins[, "n", drop = TRUE], bins$n)
+  expect_identical(bins[["n"]], bins$n)
+})
+
 test_that("top_label: confidence and correctness from probabilities", {
   probs <- rbind(
     c(0.7, 0.2, 0.1), c(0.3, 0.3, 0.4), c(0.5, 0.5, 0), c(NA, 0.5, 0.5)
