@@ -1,44 +1,59 @@
 # Two commands do all the setup on a fresh machine (see README.md):
-#   make demo   install what is missing and the package, run the main job
-#   make test   install, run the C++ core tests, the testthat suite, then
-#               R CMD check --as-cran; the last line is the testthat totals
+#   make demo   install what is missing, build the package once (with its
+#               vignettes), install it, run the main job
+#   make test   the same install, then the C++ core tests and R CMD check
+#               --as-cran of that tarball (examples, the whole testthat
+#               suite, vignettes); the last line is the testthat totals
+# Each step prints one line; full output is in .logs/, shown on failure.
+# LIB=path installs into that library instead of R's default one.
 RSCRIPT ?= Rscript
 PKG     := aurc
-VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
-TARBALL := $(PKG)_$(VERSION).tar.gz
 CXX     ?= g++
+ifdef LIB
+export LIB
+export R_LIBS := $(LIB)$(if $(R_LIBS),:$(R_LIBS))
+endif
 
-.PHONY: deps install demo test test-cpp test-r check document bench clean
+.PHONY: deps build install demo test test-cpp test-r check document figures bench clean
 
 deps:
-	bash tools/install-deps.sh
+	@bash tools/install-deps.sh
 
-install: deps
-	R CMD INSTALL --preclean --no-multiarch .
+build: deps
+	@bash tools/build.sh
 
+install: build
+	@bash tools/install.sh
+
+# plots go to demo-output/ (ignored by git and R CMD build)
 demo: install
-	$(RSCRIPT) -e 'demo("aurc", package = "aurc", ask = FALSE, echo = FALSE)'
+	@AURC_DEMO_DIR=demo-output $(RSCRIPT) -e 'demo("aurc", package = "aurc", ask = FALSE, echo = FALSE)'
 
 test: install
-	bash tools/test.sh
+	@bash tools/test.sh
 
 # the C++ kernels in src/core are tested without R
 test-cpp:
 	$(CXX) -std=c++14 -O2 -fopenmp -Wall -Wextra -pedantic -Isrc tests/cpp/test_core.cpp -o tests/cpp/test_core
 	./tests/cpp/test_core
 
+# developer shortcut: the testthat suite alone, against the installed package
 test-r:
 	NOT_CRAN=true $(RSCRIPT) tools/run-tests.R
 
-check:
-	bash tools/check.sh
+check: install
+	@bash tools/check.sh
 
 # developer tools (need roxygen2): regenerate RcppExports, NAMESPACE, man/
 document:
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
 
+# the figures of README.md, from the bundled data (needs the package installed)
+figures:
+	$(RSCRIPT) inst/scripts/make-readme-figures.R
+
 bench: install
 	for f in inst/bench/*.R; do $(RSCRIPT) "$$f" || exit 1; done
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core .test-totals
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core .test-totals .logs demo-output

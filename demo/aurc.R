@@ -1,7 +1,10 @@
 # The main job behind `make demo`: an end-to-end analysis of real model
 # outputs, the first thing a user would run. It prints its tables and writes
 # its plots (PNG) into the folder named by the environment variable
-# AURC_DEMO_DIR (default: "aurc-demo" in the working directory).
+# AURC_DEMO_DIR; `make demo` sets it to demo-output/ in the repository, which
+# git and R CMD build ignore. Without it the plots go to a folder in R's
+# session temporary directory, so the demo never writes into the working
+# directory.
 #
 # Data: `example_predictions()`, six classifiers (LDA, multinomial logistic
 # regression, QDA, a neural net, k-NN, random forest), each trained with five
@@ -18,7 +21,7 @@ library(aurc)
 library(ggplot2)
 
 started <- proc.time()[["elapsed"]]
-out_dir <- Sys.getenv("AURC_DEMO_DIR", "aurc-demo")
+out_dir <- Sys.getenv("AURC_DEMO_DIR", file.path(tempdir(), "aurc-demo"))
 dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
 save_plot <- function(plot, file, width = 8, height = 5) {
   path <- file.path(out_dir, file)

@@ -7,38 +7,55 @@
 # Debian's prebuilt r-cran-* packages are used when apt-get is usable (root,
 # apt present); whatever is still missing then comes from CRAN through R's
 # configured repository. Packages already installed are left alone.
+# One line per step; the full output is in .logs/install-deps.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/step.sh
+log="$AURC_LOG_DIR/install-deps.log"
+: >"$log"
 
 missing=$(Rscript --vanilla tools/missing-deps.R)
-if [ -z "$missing" ] && command -v pandoc >/dev/null && command -v tidy >/dev/null && command -v qpdf >/dev/null; then
-  echo "install-deps: everything is installed"
+tools_missing=""
+for t in pandoc tidy qpdf; do
+  command -v "$t" >/dev/null || tools_missing="$tools_missing $t"
+done
+if [ -z "$missing" ] && [ -z "$tools_missing" ]; then
+  echo "aurc: dependencies ... all installed"
   exit 0
 fi
-echo "install-deps: missing R packages: ${missing:-none}"
+count() { echo "$1" | wc -w | tr -d ' '; }
+echo "aurc: dependencies: $(count "$missing") R packages and$( [ -n "$tools_missing" ] && echo "$tools_missing" || echo " no system tools") missing"
 
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-  debs="pandoc tidy qpdf"
+  debs="$tools_missing"
   for p in $missing; do
     debs="$debs r-cran-$(echo "$p" | tr '[:upper:]' '[:lower:]')"
   done
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq || true
-  # install one at a time so a name Debian lacks does not stop the rest
-  for d in $debs; do
-    apt-get install -y -qq --no-install-recommends "$d" >/dev/null 2>&1 ||
-      echo "install-deps: apt has no $d; trying CRAN next"
-  done
+  step "apt-get update" apt-update.log apt-get update -qq || true
+  # one at a time so a name Debian lacks does not stop the rest
+  apt_install() {
+    local d
+    for d in "$@"; do
+      echo "== $d" >>"$log"
+      apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+        --no-install-recommends "$d" >>"$log" 2>&1 ||
+        echo "apt has no $d; trying CRAN next" >>"$log"
+    done
+  }
+  step "installing $(count "$debs") Debian packages" apt-install.log \
+    apt_install $debs || true
+  missing=$(Rscript --vanilla tools/missing-deps.R)
 fi
 
-missing=$(Rscript --vanilla tools/missing-deps.R)
 if [ -n "$missing" ]; then
-  echo "install-deps: from CRAN: $missing"
-  Rscript --vanilla -e 'pkgs <- commandArgs(TRUE); install.packages(pkgs, dependencies = c("Depends", "Imports", "LinkingTo"))' $missing
+  # shellcheck disable=SC2086
+  step "installing $(count "$missing") R packages from CRAN" cran.log \
+    Rscript --vanilla -e 'pkgs <- commandArgs(TRUE); install.packages(pkgs, dependencies = c("Depends", "Imports", "LinkingTo"), quiet = TRUE)' $missing || true
 fi
 missing=$(Rscript --vanilla tools/missing-deps.R)
 if [ -n "$missing" ]; then
-  echo "install-deps: could not install: $missing" >&2
+  echo "aurc: could not install:" $missing >&2
   exit 1
 fi
-echo "install-deps: done"
+echo "aurc: dependencies ... done"
