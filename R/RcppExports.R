@@ -37,8 +37,8 @@ mean_weight_mse_impl <- function(n, estimator) {
     .Call(`_aurc_mean_weight_mse_impl`, n, estimator)
 }
 
-batch_study_impl <- function(score, loss, batch_sizes, estimators, times) {
-    .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times)
+batch_study_impl <- function(score, loss, batch_sizes, estimators, times, progress = NULL) {
+    .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times, progress)
 }
 
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
@@ -61,8 +61,8 @@ openmp_max_threads_impl <- function() {
     .Call(`_aurc_openmp_max_threads_impl`)
 }
 
-ranking_metrics_impl <- function(score, loss, indices, metrics, threads) {
-    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads)
+ranking_metrics_impl <- function(score, loss, indices, metrics, threads, progress = NULL) {
+    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads, progress)
 }
 
 signed_rank_test_impl <- function(x, y, alternative, correct) {

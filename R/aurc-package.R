@@ -18,6 +18,13 @@
 #' * Missing values: with `na_rm = FALSE` a metric is `NA`; with
 #'   `na_rm = TRUE` incomplete pairs are dropped.
 #'
+#' @section Options:
+#' * `aurc.progress`: long work ([bootstrap_ranking()],
+#'   [aurc_batch_study()]) shows a progress bar (from \pkg{cli}) in
+#'   interactive sessions once it has run for two seconds. Set
+#'   `options(aurc.progress = FALSE)` to turn the bars off. Scripts,
+#'   `R CMD check` and tests never show them.
+#'
 #' @keywords internal
 #' @docType package
 #' @name aurc-package

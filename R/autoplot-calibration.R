@@ -120,10 +120,9 @@ autoplot.aurc_calibration_bins <- function(object, ...) {
     ggplot2::labs(
       x = "Confidence", y = NULL, title = title, subtitle = subtitle
     ) +
-    ggplot2::theme_bw() +
+    theme_aurc() +
     ggplot2::theme(
-      legend.position = "bottom", strip.placement = "outside",
-      strip.background = ggplot2::element_blank(),
-      panel.grid.minor = ggplot2::element_blank()
+      strip.placement = "outside",
+      strip.background = ggplot2::element_blank()
     )
 }

@@ -1,15 +1,30 @@
 #' Plot a risk-coverage curve
 #'
-#' Draws the selective or generalized risk against coverage, with two
-#' references: the oracle, dashed (the same predictions ordered by loss, the
-#' best any score can do), and a random score, dotted (the mean loss for the
-#' selective risk, `coverage x mean loss` for the generalized risk). Curves
-#' of a grouped [rc_curve()] (several models or scores) get one colour per
-#' group. The area under the selective curve is the AURC, under the
-#' generalized curve the AUGRC.
+#' Draws the selective or generalized risk against coverage. Curves of a
+#' grouped [rc_curve()] (several models or scores) get one colour per group;
+#' the legend gives each curve's area: the AURC ([aurc_vec()], estimator
+#' `"alpha"`) under the selective curve, the AUGRC ([augrc_vec()]) under the
+#' generalized one. Two references can be drawn: the oracle, dashed (the
+#' same predictions ordered by loss, the best any score can do), and a
+#' random score, dotted (the mean loss for the selective risk,
+#' `coverage x mean loss` for the generalized risk).
+#'
+#' The risk axis starts at 0 and ends at the largest value drawn, so curves
+#' of real models, whose risk rarely comes near 1, fill the panel;
+#' `full_range = TRUE` shows the whole range `[0, 1]` (or more, for a loss
+#' above 1). To zoom further, add
+#' `ggplot2::coord_cartesian(ylim = c(0, 0.1))`: it keeps every point.
+#' Do not use `+ ylim()` or `scale_y_continuous(limits = )`: they drop the
+#' points outside the limits and so change the curves.
 #'
 #' @param object An `aurc_rc_curve` from [rc_curve()] or [rc_curve_vec()].
 #' @param type `"selective"` (default) or `"generalized"` risk.
+#' @param references Which references to draw: `TRUE` (default) both,
+#'   `FALSE` none, or any of `"oracle"` and `"random"`. With many groups,
+#'   `FALSE` keeps the plot readable (six models and both references draw
+#'   18 lines).
+#' @param full_range If `TRUE`, the risk axis shows `[0, 1]` (or up to the
+#'   largest risk, if that is above 1) instead of zooming to the curves.
 #' @param ... Not used; must be empty.
 #' @return A ggplot object (not printed).
 #' @examples
@@ -18,19 +33,25 @@
 #' failure <- rbinom(300, 1, 0.6 - 0.5 * score)
 #' curve <- rc_curve_vec(score, failure)
 #' ggplot2::autoplot(curve)
-#' ggplot2::autoplot(curve, type = "generalized")
+#' ggplot2::autoplot(curve, type = "generalized", references = "random")
+#' ggplot2::autoplot(curve, full_range = TRUE)
 #' @importFrom rlang .data
 #' @export
-autoplot.aurc_rc_curve <- function(object, type = "selective", ...) {
+autoplot.aurc_rc_curve <- function(object, type = "selective",
+                                   references = TRUE, full_range = FALSE,
+                                   ...) {
   check_dots(...)
   type <- check_choice(type, c("selective", "generalized"))
-  y_col <- if (type == "selective") "selective_risk" else "generalized_risk"
+  references <- check_references(references)
+  check_bool(full_range)
+  selective <- type == "selective"
+  y_col <- if (selective) "selective_risk" else "generalized_risk"
   gv <- attr(object, "group_vars")
   group_of <- function(d) {
     if (length(gv) == 0) return(rep("all", nrow(d)))
     do.call(paste, c(lapply(gv, function(v) as.character(d[[v]])), sep = " / "))
   }
-  kinds <- c("Score", "Oracle (best possible order)", "Random score")
+  kinds <- kinds_all()[c(TRUE, c("oracle", "random") %in% references)]
   layer_data <- function(d, x, y, kind) {
     tibble::tibble(
       coverage = x, risk = y, group = group_of(d),
@@ -41,36 +62,40 @@ autoplot.aurc_rc_curve <- function(object, type = "selective", ...) {
   oracle <- attr(object, "oracle")
   random <- attr(object, "random")
   # the generalized curve starts at (0, 0), where the AUGRC starts
-  start <- if (type == "generalized") {
-    first <- curve[!duplicated(group_of(curve)), , drop = FALSE]
-    layer_data(first, 0, 0, kinds[1])
-  }
-  o_start <- if (type == "generalized") {
-    first <- oracle[!duplicated(group_of(oracle)), , drop = FALSE]
-    layer_data(first, 0, 0, kinds[2])
-  }
-  rnd <- if (type == "selective") {
-    rbind(
-      layer_data(random, 0, random$mean_loss, kinds[3]),
-      layer_data(random, 1, random$mean_loss, kinds[3])
-    )
-  } else {
-    rbind(
-      layer_data(random, 0, 0, kinds[3]),
-      layer_data(random, 1, random$mean_loss, kinds[3])
-    )
+  origin <- function(d, kind) {
+    if (selective) return(NULL)
+    layer_data(d[!duplicated(group_of(d)), , drop = FALSE], 0, 0, kind)
   }
   d <- rbind(
-    start, layer_data(curve, curve$coverage, curve[[y_col]], kinds[1]),
-    o_start, layer_data(oracle, oracle$coverage, oracle[[y_col]], kinds[2]),
-    rnd
+    origin(curve, kinds[1]),
+    layer_data(curve, curve$coverage, curve[[y_col]], kinds[1])
   )
+  if ("oracle" %in% references) {
+    d <- rbind(
+      d, origin(oracle, kinds[2]),
+      layer_data(oracle, oracle$coverage, oracle[[y_col]], kinds[2])
+    )
+  }
+  if ("random" %in% references) {
+    kind <- kinds[length(kinds)]
+    d <- rbind(
+      d,
+      layer_data(random, 0, if (selective) random$mean_loss else 0, kind),
+      layer_data(random, 1, random$mean_loss, kind)
+    )
+  }
   d$path <- paste(d$group, as.integer(d$line))
   # groups keep the order of the curve (the grouped data frame's order)
-  d$group <- factor(d$group, levels = unique(group_of(curve)))
+  groups <- unique(group_of(curve))
+  d$group <- factor(d$group, levels = groups)
+  area <- if (selective) random$aurc else random$augrc
+  area <- area[match(groups, group_of(random))]
+  area_label <- paste(if (selective) "AURC" else "AUGRC", format_area(area))
   grouped <- length(gv) > 0
   colour <- if (grouped) rlang::sym("group") else rlang::sym("line")
-  y_max <- max(1, d$risk, na.rm = TRUE)
+  y_top <- max(d$risk, na.rm = TRUE)
+  y_limits <- c(0, if (full_range) max(1, y_top) else y_top)
+  if (y_limits[2] <= 0) y_limits[2] <- 1
   p <- ggplot2::ggplot(
     d,
     ggplot2::aes(
@@ -79,32 +104,85 @@ autoplot.aurc_rc_curve <- function(object, type = "selective", ...) {
     )
   ) +
     ggplot2::geom_line() +
-    ggplot2::scale_linetype_manual(
-      values = c("solid", "dashed", "dotted"), drop = FALSE, name = NULL
-    ) +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
-    ggplot2::scale_y_continuous(limits = c(0, y_max)) +
+    # limits that hold every point (zoom with coord_cartesian, see above)
+    ggplot2::scale_y_continuous(limits = y_limits) +
     ggplot2::labs(
       x = "Coverage (share of predictions accepted)",
-      y = if (type == "selective") {
-        "Selective risk (mean loss of the accepted predictions)"
-      } else {
-        "Generalized risk (loss of the accepted / all predictions)"
-      },
-      title = if (type == "selective") {
+      y = if (selective) "Selective risk" else "Generalized risk",
+      title = if (selective) {
         "Risk-coverage curve (area: AURC)"
       } else {
         "Generalized risk-coverage curve (area: AUGRC)"
       },
+      subtitle = if (selective) {
+        "Selective risk: mean loss of the accepted predictions"
+      } else {
+        "Generalized risk: loss of the accepted predictions / all predictions"
+      },
       colour = if (grouped) paste(gv, collapse = " / ") else NULL
     ) +
-    ggplot2::theme_bw()
-  if (!grouped) {
-    p <- p + ggplot2::scale_colour_manual(
-      values = c("black", "#1b9e77", "grey50"), drop = FALSE, name = NULL
-    )
+    theme_aurc()
+  if (grouped) {
+    p <- p +
+      ggplot2::scale_colour_manual(
+        values = aurc_palette(length(groups)),
+        labels = paste0(groups, " (", area_label, ")"),
+        guide = ggplot2::guide_legend(
+          order = 1, ncol = min(3L, length(groups)), byrow = TRUE
+        )
+      ) +
+      ggplot2::scale_linetype_manual(
+        values = c("solid", "dashed", "dotted")[match(kinds, kinds_all())],
+        name = NULL, drop = FALSE,
+        guide = if (length(kinds) > 1) {
+          ggplot2::guide_legend(order = 2)
+        } else {
+          "none"
+        }
+      )
+  } else {
+    labels <- kinds
+    labels[1] <- paste0("Score (", area_label, ")")
+    values <- c("black", "#1b9e77", "grey50")[match(kinds, kinds_all())]
+    p <- p +
+      ggplot2::scale_colour_manual(
+        values = values, labels = labels, drop = FALSE, name = NULL
+      ) +
+      ggplot2::scale_linetype_manual(
+        values = c("solid", "dashed", "dotted")[match(kinds, kinds_all())],
+        labels = labels, drop = FALSE, name = NULL
+      )
   }
   p
+}
+
+# The three kinds of line of a risk-coverage plot, in legend order.
+kinds_all <- function() {
+  c("Score", "Oracle (best possible order)", "Random score")
+}
+
+# An area for a legend: 3 significant digits, never scientific notation.
+format_area <- function(x) {
+  formatC(signif(x, 3), digits = 3, format = "fg", flag = "#")
+}
+
+check_references <- function(references, call = rlang::caller_env()) {
+  all <- c("oracle", "random")
+  if (isTRUE(references)) return(all)
+  if (isFALSE(references)) return(character())
+  if (!is.character(references) || anyNA(references) ||
+    !all(references %in% all)) {
+    abort_aurc(
+      c(
+        "{.arg references} must be {.code TRUE}, {.code FALSE} or any of
+         {.val {all}}.",
+        x = "It is {.obj_type_friendly {references}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  unique(references)
 }
 
 #' Plot failure contributions by position
@@ -153,6 +231,5 @@ autoplot.aurc_contribution_curve <- function(object, ...) {
         "Weight of one failure among %d predictions", nrow(object)
       )
     ) +
-    ggplot2::theme_bw() +
-    ggplot2::theme(legend.position = "bottom")
+    theme_aurc()
 }

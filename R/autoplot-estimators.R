@@ -94,7 +94,8 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
       ggplot2::geom_line() +
       ggplot2::geom_point() +
       x_scale + colour +
-      ggplot2::labs(x = x_lab, y = y_lab, caption = ref_label)
+      ggplot2::labs(x = x_lab, y = y_lab, caption = ref_label) +
+      theme_aurc()
     return(p)
   }
   what <- if (type == "mse") "Mean squared error" else "Mean absolute error"
@@ -110,7 +111,8 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
     ggplot2::labs(
       x = x_lab,
       y = paste(what, "against the full-set AURC (log scale)")
-    )
+    ) +
+    theme_aurc()
 }
 
 #' Plot the bias of the AURC weight estimators
@@ -161,7 +163,7 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
       y = "Bias of the weight: E[weight] + log(1 - beta)",
       colour = "Weight estimator"
     ) +
-    ggplot2::theme(legend.position = "bottom")
+    theme_aurc()
 }
 
 #' Plot the order bound of the MSE of the AURC weights
@@ -229,5 +231,6 @@ plot_weight_mse_bound <- function(n = 1:100,
       y = "Population rank percentile (beta)",
       fill = "MSE bound\nbeta / (n(1-beta)+1)\n(log scale)",
       caption = "white lines: bound = 0.1, 0.01, 0.001, 0.0001"
-    )
+    ) +
+    theme_aurc()
 }

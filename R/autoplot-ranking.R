@@ -129,11 +129,10 @@ plot_significance <- function(object, metrics) {
         " replicates,\n", correction, ", alpha = ", format(s$alpha), ")"
       )
     ) +
-    ggplot2::theme_minimal() +
+    theme_aurc() +
     ggplot2::theme(
       axis.text.x = ggplot2::element_text(angle = 45, hjust = 1),
-      panel.grid = ggplot2::element_blank(),
-      legend.position = "bottom"
+      panel.grid = ggplot2::element_blank()
     )
 }
 
@@ -175,11 +174,10 @@ plot_blob <- function(object, metrics) {
         "cross: mean rank"
       )
     ) +
-    ggplot2::theme_minimal() +
+    theme_aurc() +
     ggplot2::theme(
       axis.text.x = ggplot2::element_text(angle = 45, hjust = 1),
-      panel.grid.minor = ggplot2::element_blank(),
-      legend.position = "bottom"
+      panel.grid.major.x = ggplot2::element_blank()
     )
 }
 
@@ -240,11 +238,9 @@ plot_bump <- function(object, metrics) {
         "then median rank"
       )
     ) +
-    ggplot2::theme_minimal() +
+    theme_aurc() +
     ggplot2::theme(
-      panel.grid.minor = ggplot2::element_blank(),
-      panel.grid.major.x = ggplot2::element_blank(),
-      legend.position = "bottom"
+      panel.grid.major.x = ggplot2::element_blank()
     )
   if (grouped) {
     p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$group))

@@ -41,6 +41,10 @@
 #' @param na_rm If `TRUE`, samples with a missing score or loss are dropped
 #'   first; if `FALSE` (the default) missing values are an error.
 #'
+#' @section Progress:
+#' In an interactive session a progress bar appears when the work takes
+#' more than two seconds; `options(aurc.progress = FALSE)` turns it off
+#' (see [aurc-package]).
 #' @return An object of class `aurc_batch_study`, a list with
 #'   * `estimates`: a tibble with one row per batch and estimator:
 #'     `batch_size`, `rep` (the repetition), `batch` (the batch within the
@@ -99,8 +103,9 @@ aurc_batch_study <- function(score, loss, ..., batch_sizes = 2^(3:10),
   n <- length(score)
   batch_sizes <- check_batch_sizes(batch_sizes, n)
 
+  bar <- progress_bar(times, "Batch study")
   values <- batch_study_impl(score, loss, batch_sizes, estimators,
-                             as.integer(times))
+                             as.integer(times), progress_callback(bar))
   population <- aurc_impl(score, loss, double(), "alpha")
   estimates <- batch_estimates_tibble(values, n, batch_sizes, estimators,
                                       times)

@@ -106,6 +106,10 @@
 #'   weight `n`, `ece`, `mce`, and `histogram`, the share of samples in 100
 #'   equal-width confidence bins, used by [autoplot()][ggplot2::autoplot()]
 #'   (the reliability diagram, see [autoplot.aurc_calibration_bins()]).
+#'   Printing shows the settings and, per bin, its edges, count, mean
+#'   confidence, accuracy and gap in plain numbers; the whole table is
+#'   `tibble::as_tibble(bins)`, and columns are at hand as usual
+#'   (`bins$accuracy_lower`, `bins[c("bin", "accuracy_upper")]`).
 #'
 #' @references
 #' Ding, Liu, Xiong, Shi (2020). Revisiting the Evaluation of Uncertainty
@@ -380,8 +384,9 @@ print.aurc_calibration_bins <- function(x, ...) {
   cat("# Calibration bins: ", label, "\n", sep = "")
   cat(sprintf(
     "# %d bins, %s samples; ECE = %s, MCE = %s\n", nrow(x),
-    format(attr(x, "n")), format(attr(x, "ece"), digits = 4),
-    format(attr(x, "mce"), digits = 4)
+    format(attr(x, "n"), big.mark = ",", scientific = FALSE),
+    format(attr(x, "ece"), digits = 4, scientific = FALSE),
+    format(attr(x, "mce"), digits = 4, scientific = FALSE)
   ))
   if (binning %in% c("adaptive", "ding2020")) {
     cat(sprintf(
@@ -390,9 +395,43 @@ print.aurc_calibration_bins <- function(x, ...) {
       format(attr(x, "min_remaining")), format(attr(x, "min_range"))
     ))
   }
-  cat("# accuracy interval: ", attr(x, "interval"), "\n", sep = "")
-  print(tibble::new_tibble(as.list(x), nrow = nrow(x)), ...)
+  shown <- calibration_print_table(x)
+  rows <- utils::head(seq_len(nrow(shown)), 30)
+  print(shown[rows, , drop = FALSE], row.names = FALSE, right = TRUE)
+  if (nrow(shown) > length(rows)) {
+    cat("# ... and", nrow(shown) - length(rows), "more bins\n")
+  }
+  cat(
+    "# gap = accuracy - mean confidence (negative: overconfident).\n",
+    "# All 11 columns (observed confidence range, accuracy interval: ",
+    attr(x, "interval"), "):\n# tibble::as_tibble(x)\n",
+    sep = ""
+  )
   invisible(x)
+}
+
+# The few columns a reader needs, as text in plain numbers: the bin's edges
+# with enough decimals to tell neighbouring edges apart, the count, the mean
+# confidence, the accuracy and the gap.
+calibration_print_table <- function(x) {
+  edges <- sort(unique(c(x$lower, x$upper)))
+  digits <- 3
+  while (digits < 6 && anyDuplicated(round(edges, digits))) {
+    digits <- digits + 1
+  }
+  fixed <- function(v, d = 3) formatC(v, digits = d, format = "f")
+  whole <- all(x$n == round(x$n))
+  data.frame(
+    bin = x$bin,
+    "confidence range" = paste0(
+      fixed(x$lower, digits), " - ", fixed(x$upper, digits)
+    ),
+    n = if (whole) format(x$n, big.mark = ",") else fixed(x$n, 1),
+    "mean confidence" = fixed(x$mean_confidence),
+    accuracy = fixed(x$accuracy),
+    gap = fixed(x$gap),
+    check.names = FALSE, stringsAsFactors = FALSE
+  )
 }
 
 # A subset of the bins is no longer a binning: its header (number of bins,

@@ -19,8 +19,10 @@
 #' @return A tibble of class `aurc_rc_curve` with columns `threshold`,
 #'   `n_accepted`, `coverage`, `selective_risk`, `generalized_risk` (after the
 #'   grouping columns). It carries the oracle curve (the same losses sorted
-#'   from the lowest, the best possible score) and the mean loss (the
-#'   expected selective risk of a random score) for the plot. A curve needs
+#'   from the lowest, the best possible score), the mean loss (the
+#'   expected selective risk of a random score) and the curve's AURC
+#'   ([aurc_vec()], estimator `"alpha"`) and AUGRC ([augrc_vec()]) for the
+#'   plot. A curve needs
 #'   data: missing values with `na_rm = FALSE`, or no sample left, are an
 #'   error.
 #' @examples
@@ -129,12 +131,18 @@ rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
     selective_risk = res$loss_accepted / res$n_accepted,
     generalized_risk = res$loss_accepted / res$n
   )
+  # the areas under both curves, for the legend of the plot
+  areas <- metrics_impl(
+    input$score, input$loss, input$case_weights, c("aurc", "augrc"),
+    "alpha", "trapezoid", "exact", 0.5, 0.5
+  )$values
   list(
     curve = curve,
     oracle = oracle_curve(input$loss, input$case_weights, res$n),
-    random = tibble::tibble(mean_loss = sum(res$loss_accepted[
-      length(res$loss_accepted)
-    ]) / res$n)
+    random = tibble::tibble(
+      mean_loss = sum(res$loss_accepted[length(res$loss_accepted)]) / res$n,
+      aurc = areas[1], augrc = areas[2]
+    )
   )
 }
 

@@ -118,6 +118,10 @@
 #'   by the option `aurc.threads` and the environment variable
 #'   `OMP_THREAD_LIMIT` when set. Results do not depend on it.
 #'
+#' @section Progress:
+#' In an interactive session a progress bar appears when the work takes
+#' more than two seconds; `options(aurc.progress = FALSE)` turns it off
+#' (see [aurc-package]).
 #' @return An object of class `aurc_ranking`, a list with tibbles
 #'   * `ranking`: `metric, method, rank, mean_rank, median_rank, full_value`;
 #'   * `tests`: `metric, method, versus, statistic, p_value, p_adjusted,
@@ -202,6 +206,13 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
   group_keys <- if (is.null(cols$group)) list(NULL) else
     as.list(sort(unique(cols$group)))
   index_list <- ranking_index_list(indices, group_keys, call = call)
+  # a progress bar over all replicates of all groups (interactive only)
+  n_reps_all <- if (is.null(index_list)) times * length(group_keys) else
+    sum(vapply(index_list, NROW, numeric(1)))
+  # passes over the replicates: drawing them (unless given), the metrics
+  passes <- is.null(index_list) + ranking_passes(specs)
+  bar <- progress_bar(n_reps_all * passes, "Bootstrap ranking")
+  done <- 0
   parts <- vector("list", length(group_keys))
   info <- NULL
   for (g in seq_along(group_keys)) {
@@ -211,11 +222,13 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     sub <- lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
     problem <- ranking_problem(sub, key, call = call)
     idx <- if (is.null(index_list)) {
-      draw_indices(problem$n, times, problem$strata_pos)
+      draw_indices(problem$n, times, problem$strata_pos, bar, done)
     } else {
       check_indices(index_list[[g]], problem$n, key, call = call)
     }
-    values <- ranking_values(problem, specs, idx, threads)
+    done <- done + ncol(idx) * is.null(index_list)
+    values <- ranking_values(problem, specs, idx, threads, bar, done)
+    done <- done + ncol(idx) * ranking_passes(specs)
     parts[[g]] <- rank_metric_set(
       values$replicates, values$full, specs, opts, group = key
     )
@@ -580,10 +593,12 @@ ranking_problem <- function(cols, key, call) {
   )
 }
 
-# n x times matrix of case positions (column b = replicate b).
-draw_indices <- function(n, times, strata_pos = NULL) {
+# n x times matrix of case positions (column b = replicate b); `bar`, at
+# `done` steps: a progress bar or NULL.
+draw_indices <- function(n, times, strata_pos = NULL, bar = NULL, done = 0) {
   out <- matrix(0L, n, times)
   for (b in seq_len(times)) {
+    progress_tick(bar, done + b - 1)
     out[, b] <- if (is.null(strata_pos)) {
       sample.int(n, n, replace = TRUE)
     } else {
@@ -661,9 +676,18 @@ check_indices <- function(m, n, key, call) {
   t(m)
 }
 
+# Passes over the replicates, for the progress bar: one for all kernel
+# metrics, one per metric given as an R function.
+ranking_passes <- function(specs) {
+  kernel <- vapply(specs, function(s) s$kernel, logical(1))
+  any(kernel) + sum(!kernel)
+}
+
 # Replicate values (list by metric of times x K matrices, averaged over
-# runs) and full-data values (list by metric of K vectors).
-ranking_values <- function(problem, specs, idx, threads) {
+# runs) and full-data values (list by metric of K vectors). `bar`: a
+# progress bar (progress_bar()) at `done` steps, or NULL.
+ranking_values <- function(problem, specs, idx, threads, bar = NULL,
+                           done = 0) {
   n_runs <- length(problem$runs)
   n_methods <- length(problem$methods)
   n_reps <- ncol(idx)
@@ -676,8 +700,10 @@ ranking_values <- function(problem, specs, idx, threads) {
     kernel_names <- vapply(specs[kernel], function(s) s$kernel_id,
       character(1))
     reps <- ranking_metrics_impl(
-      problem$score, problem$loss, idx, kernel_names, threads
+      problem$score, problem$loss, idx, kernel_names, threads,
+      progress_callback(bar, done)
     )
+    done <- done + n_reps
     full <- ranking_metrics_impl(
       problem$score, problem$loss, matrix(seq_len(problem$n)),
       kernel_names, 1L
@@ -695,7 +721,9 @@ ranking_values <- function(problem, specs, idx, threads) {
       for (c in seq_len(n_cols)) {
         vals[b, c] <- s$fn(problem$score[i, c], problem$loss[i, c])
       }
+      progress_tick(bar, done + b)
     }
+    done <- done + n_reps
     per_col[[s$name]] <- vals
     full_col[[s$name]] <- vapply(seq_len(n_cols), function(c) {
       s$fn(problem$score[, c], problem$loss[, c])

@@ -123,8 +123,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // batch_study_impl
-Rcpp::NumericVector batch_study_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& batch_sizes, const Rcpp::CharacterVector& estimators, int times);
-RcppExport SEXP _aurc_batch_study_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP batch_sizesSEXP, SEXP estimatorsSEXP, SEXP timesSEXP) {
+Rcpp::NumericVector batch_study_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& batch_sizes, const Rcpp::CharacterVector& estimators, int times, SEXP progress);
+RcppExport SEXP _aurc_batch_study_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP batch_sizesSEXP, SEXP estimatorsSEXP, SEXP timesSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -133,7 +133,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type batch_sizes(batch_sizesSEXP);
     Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type estimators(estimatorsSEXP);
     Rcpp::traits::input_parameter< int >::type times(timesSEXP);
-    rcpp_result_gen = Rcpp::wrap(batch_study_impl(score, loss, batch_sizes, estimators, times));
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(batch_study_impl(score, loss, batch_sizes, estimators, times, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -196,8 +197,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ranking_metrics_impl
-Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads);
-RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP) {
+Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads, SEXP progress);
+RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
@@ -205,7 +206,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type indices(indicesSEXP);
     Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads));
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -296,13 +298,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},
-    {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 5},
+    {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 6},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},
-    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 5},
+    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 6},
     {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
     {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
     {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},

@@ -17,6 +17,18 @@ struct RInterrupt {
   void operator()() const { Rcpp::checkUserInterrupt(); }
 };
 
+// Passed to core kernels as their progress hook; runs on the master thread
+// only. Calls the R function `fn(done)` (a progress bar update, see
+// R/progress.R), or nothing when `fn` is NULL.
+struct RProgress {
+  SEXP fn;
+  void operator()(std::size_t done) const {
+    if (Rf_isNull(fn)) return;
+    Rcpp::Function f(fn);
+    f(static_cast<double>(done));
+  }
+};
+
 inline Estimator estimator_arg(const std::string& name) {
   Estimator est;
   if (!parse_estimator(name, est)) Rcpp::stop("unknown estimator '" + name + "'");

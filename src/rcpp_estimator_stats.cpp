@@ -58,7 +58,8 @@ Rcpp::NumericVector batch_study_impl(const Rcpp::NumericVector& score,
                                      const Rcpp::NumericVector& loss,
                                      const Rcpp::NumericVector& batch_sizes,
                                      const Rcpp::CharacterVector& estimators,
-                                     int times) {
+                                     int times,
+                                     SEXP progress = R_NilValue) {
   const std::size_t n = static_cast<std::size_t>(score.size());
   std::vector<Estimator> est;
   for (R_xlen_t e = 0; e < estimators.size(); ++e)
@@ -77,6 +78,7 @@ Rcpp::NumericVector batch_study_impl(const Rcpp::NumericVector& score,
   Rcpp::Function sample_int = base["sample.int"];
   std::vector<std::size_t> perm(n);
   BatchWorkspace ws;
+  const RProgress report{progress};
   std::size_t at = 0;
   for (int rep = 0; rep < times; ++rep) {
     for (R_xlen_t j = 0; j < batch_sizes.size(); ++j) {
@@ -88,6 +90,7 @@ Rcpp::NumericVector batch_study_impl(const Rcpp::NumericVector& score,
                       out.begin() + at, ws, check);
       at += (n / b) * est.size();
     }
+    report(static_cast<std::size_t>(rep) + 1);
   }
   return out;
 }

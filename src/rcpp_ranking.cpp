@@ -49,13 +49,15 @@ int openmp_max_threads_impl() {
 }
 
 // score, loss: n x C (one column per method and run); indices: n x B of
-// 1-based case positions. Returns B x C x M metric values.
+// 1-based case positions; progress: NULL or an R function called with the
+// number of replicates done. Returns B x C x M metric values.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
                                          const Rcpp::NumericMatrix& loss,
                                          const Rcpp::IntegerMatrix& indices,
                                          const Rcpp::CharacterVector& metrics,
-                                         int threads) {
+                                         int threads,
+                                         SEXP progress = R_NilValue) {
   const std::size_t n = static_cast<std::size_t>(score.nrow());
   const std::size_t C = static_cast<std::size_t>(score.ncol());
   const std::size_t B = static_cast<std::size_t>(indices.ncol());
@@ -82,7 +84,7 @@ Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
   out.attr("dim") = Rcpp::IntegerVector::create(
       static_cast<int>(B), static_cast<int>(C), static_cast<int>(M));
   bootstrap_metrics(cols, n, indices.begin(), B, entries, threads,
-                    out.begin(), check);
+                    out.begin(), check, RProgress{progress});
   return out;
 }
 

@@ -309,13 +309,15 @@ inline bool needs_loss_order(const std::vector<const MetricEntry*>& metrics) {
 //            replicate (validated by the caller: every value in 1..n)
 //   out      B x C x M, column-major (replicate fastest)
 // Replicates are processed in blocks of kBlock, blocks in parallel; check()
-// runs on the calling thread between chunks of blocks. Returns the number of
+// runs on the calling thread between chunks of blocks, and so does
+// progress(d), d = the number of replicates done. Returns the number of
 // threads used.
-template <class Check = NoCheck>
+template <class Check = NoCheck, class Progress = NoProgress>
 int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
                       const int* indices, std::size_t B,
                       const std::vector<const MetricEntry*>& metrics,
-                      int threads, double* out, Check check = Check()) {
+                      int threads, double* out, Check check = Check(),
+                      Progress progress = Progress()) {
   const std::size_t C = cols.size(), M = metrics.size();
   if (threads < 1) threads = 1;
 #ifndef _OPENMP
@@ -366,6 +368,7 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
         }
       }
     }
+    progress(hi * kBlock < B ? hi * kBlock : B);
   }
   return threads;
 }

@@ -17,6 +17,13 @@ struct NoCheck {
   void operator()() const {}
 };
 
+// Progress hook: told how many units of work (replicates, splits) are done,
+// on the calling thread, between chunks. The R glue passes one that updates
+// a progress bar; NoProgress does nothing.
+struct NoProgress {
+  void operator()(std::size_t /* done */) const {}
+};
+
 // Calls body(i) for i in [begin, end), calling check() every kChunk
 // iterations (outside the inner loop, so the body stays branch-free).
 template <class Body, class Check>

@@ -1,4 +1,4 @@
-test_that("risk-coverage plot: curve, dashed references, [0, 1] axes", {
+test_that("risk-coverage plot: curve, dashed references, zoomed axes", {
   s <- c(0.9, 0.8, 0.8, 0.6, 0.4, 0.3)
   f <- c(0, 0, 1, 0, 1, 1)
   p <- ggplot2::autoplot(rc_curve_vec(s, f))
@@ -13,7 +13,8 @@ test_that("risk-coverage plot: curve, dashed references, [0, 1] axes", {
   expect_identical(p$labels$x, "Coverage (share of predictions accepted)")
   expect_match(p$labels$y, "Selective risk")
   expect_equal(ggplot2::layer_scales(p)$x$limits, c(0, 1))
-  expect_equal(ggplot2::layer_scales(p)$y$limits, c(0, 1))
+  # zoomed to the largest risk drawn (see the test of full_range below)
+  expect_equal(ggplot2::layer_scales(p)$y$limits, c(0, 1 / 2))
   g <- ggplot2::autoplot(rc_curve_vec(s, f), type = "generalized")
   d <- ggplot2::ggplot_build(g)$data[[1]]
   curve <- d[d$linetype == "solid", ]
@@ -54,4 +55,105 @@ test_that("contribution plot", {
   expect_snapshot(error = TRUE, {
     ggplot2::autoplot(rc_curve_vec(1:3, c(0, 1, 0)), type = "roc")
   })
+})
+
+test_that("risk axis zooms to the curves; full_range shows [0, 1]", {
+  s <- c(0.9, 0.8, 0.8, 0.6, 0.4, 0.3, 0.2, 0.1)
+  f <- c(0, 0, 1, 0, 0, 0, 1, 0)
+  curve <- rc_curve_vec(s, f)
+  # largest value drawn: the random line at the mean loss, 1/4 (the score
+  # curve peaks at 1/3 at coverage 3/8)
+  p <- ggplot2::autoplot(curve)
+  expect_equal(ggplot2::layer_scales(p)$y$limits, c(0, 1 / 3))
+  p <- ggplot2::autoplot(curve, full_range = TRUE)
+  expect_equal(ggplot2::layer_scales(p)$y$limits, c(0, 1))
+  # no point is dropped by the zoom
+  d <- ggplot2::ggplot_build(ggplot2::autoplot(curve))$data[[1]]
+  expect_false(anyNA(d$y))
+  # a loss above 1 widens the full range
+  big <- rc_curve_vec(s, f * 3)
+  p <- ggplot2::autoplot(big, full_range = TRUE)
+  expect_equal(ggplot2::layer_scales(p)$y$limits, c(0, 1))
+  p <- ggplot2::autoplot(rc_curve_vec(s, f * 4), full_range = TRUE)
+  expect_equal(ggplot2::layer_scales(p)$y$limits, c(0, 4 / 3))
+})
+
+test_that("references can be switched off, one at a time", {
+  s <- c(0.9, 0.8, 0.8, 0.6, 0.4, 0.3)
+  f <- c(0, 0, 1, 0, 1, 1)
+  curve <- rc_curve_vec(s, f)
+  lines <- function(p) unique(ggplot2::ggplot_build(p)$data[[1]]$linetype)
+  expect_identical(lines(ggplot2::autoplot(curve, references = FALSE)), "solid")
+  expect_setequal(
+    lines(ggplot2::autoplot(curve, references = "oracle")),
+    c("solid", "dashed")
+  )
+  expect_setequal(
+    lines(ggplot2::autoplot(curve, references = "random")),
+    c("solid", "dotted")
+  )
+  g <- ggplot2::autoplot(curve, type = "generalized", references = "random")
+  d <- ggplot2::ggplot_build(g)$data[[1]]
+  expect_equal(d$y[d$linetype == "dotted"], c(0, 1 / 2))
+  expect_snapshot(error = TRUE, {
+    ggplot2::autoplot(curve, references = "best")
+    ggplot2::autoplot(curve, full_range = NA)
+  })
+})
+
+test_that("the legend gives each curve's AURC or AUGRC", {
+  s <- c(0.9, 0.8, 0.8, 0.6, 0.4, 0.3)
+  f <- c(0, 0, 1, 0, 1, 1)
+  curve <- rc_curve_vec(s, f)
+  labels <- function(p) {
+    ggplot2::ggplot_build(p)$plot$scales$get_scales("colour")$get_labels()
+  }
+  expect_identical(
+    labels(ggplot2::autoplot(curve))[1],
+    paste0("Score (AURC ", format_area(aurc_vec(s, f)), ")")
+  )
+  expect_identical(
+    labels(ggplot2::autoplot(curve, type = "generalized"))[1],
+    paste0("Score (AUGRC ", format_area(augrc_vec(s, f)), ")")
+  )
+  expect_identical(format_area(0.123456), "0.123")
+  expect_identical(format_area(0.00001234), "0.0000123")
+  expect_identical(format_area(0.5), "0.500")
+  skip_if_not_installed("dplyr")
+  toy <- traub_toy_example()
+  curves <- rc_curve(dplyr::group_by(toy, csf), score, failure)
+  by_csf <- split(toy, toy$csf)
+  expected <- vapply(names(by_csf), function(k) {
+    paste0(k, " (AURC ", format_area(
+      aurc_vec(by_csf[[k]]$score, by_csf[[k]]$failure)
+    ), ")")
+  }, character(1), USE.NAMES = FALSE)
+  p <- ggplot2::autoplot(curves, references = FALSE)
+  expect_identical(labels(p), expected)
+  d <- ggplot2::ggplot_build(p)$data[[1]]
+  expect_identical(unique(d$linetype), "solid")
+})
+
+test_that("every plot of the package uses theme_aurc()", {
+  th <- theme_aurc()
+  same_theme <- function(p) {
+    expect_identical(p$theme$plot.title.position, th$plot.title.position)
+    expect_identical(p$theme$legend.position, "bottom")
+    expect_s3_class(p$theme$panel.grid.minor, "element_blank")
+  }
+  set.seed(1)
+  score <- stats::runif(200)
+  failure <- stats::rbinom(200, 1, 0.5 - 0.4 * score)
+  same_theme(ggplot2::autoplot(rc_curve_vec(score, failure)))
+  same_theme(ggplot2::autoplot(contribution_curve(20)))
+  same_theme(ggplot2::autoplot(calibration_bins(score, failure)))
+  study <- aurc_batch_study(score, failure, batch_sizes = c(10, 20), times = 2)
+  same_theme(ggplot2::autoplot(study))
+  same_theme(ggplot2::autoplot(study, type = "mse"))
+  same_theme(plot_weight_bias(n = 10))
+  same_theme(plot_weight_mse_bound(n = 1:5))
+  values <- cbind(a = stats::rnorm(30), b = stats::rnorm(30, 0.5))
+  rk <- rank_replicates(values, metric = "aurc")
+  same_theme(ggplot2::autoplot(rk))
+  same_theme(ggplot2::autoplot(rk, type = "blob"))
 })

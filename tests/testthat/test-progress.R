@@ -1,0 +1,72 @@
+test_that("progress bars only in interactive sessions, and can be turned off", {
+  rlang::local_interactive(FALSE)
+  expect_false(progress_wanted())
+  expect_null(progress_bar(10, "work"))
+  expect_null(progress_callback(NULL))
+  rlang::local_interactive(TRUE)
+  expect_true(progress_wanted())
+  withr::local_options(aurc.progress = FALSE)
+  expect_false(progress_wanted())
+  expect_null(progress_bar(10, "work"))
+})
+
+test_that("the ranking kernel reports every replicate, in order", {
+  set.seed(5)
+  n <- 30
+  score <- matrix(round(stats::rnorm(2 * n), 1), n)
+  loss <- matrix(stats::rbinom(2 * n, 1, 0.3), n)
+  idx <- matrix(sample.int(n, n * 100, replace = TRUE), n)
+  for (threads in 1:2) {
+    seen <- numeric()
+    with_bar <- ranking_metrics_impl(
+      score, loss, idx, "aurc", threads, function(done) seen <<- c(seen, done)
+    )
+    expect_identical(
+      with_bar, ranking_metrics_impl(score, loss, idx, "aurc", threads)
+    )
+    expect_true(length(seen) >= 2)
+    expect_false(is.unsorted(seen, strictly = TRUE))
+    expect_identical(seen[length(seen)], 100)
+  }
+})
+
+test_that("the batch study reports each split", {
+  set.seed(2)
+  score <- stats::runif(200)
+  loss <- stats::rbinom(200, 1, 0.3)
+  seen <- numeric()
+  set.seed(3)
+  a <- batch_study_impl(score, loss, c(10, 20), "alpha", 4L,
+    function(done) seen <<- c(seen, done)
+  )
+  set.seed(3)
+  b <- batch_study_impl(score, loss, c(10, 20), "alpha", 4L)
+  expect_identical(a, b)
+  expect_identical(seen, c(1, 2, 3, 4))
+})
+
+test_that("a progress bar does not change results", {
+  d <- withr::with_seed(4, ranking_data(n = 30))
+  my_metric <- function(score, loss) mean(loss[score >= stats::median(score)])
+  rank_it <- function() {
+    withr::with_seed(9, bootstrap_ranking(
+      d, method, case, score, loss,
+      metrics = list("aurc", top_half = my_metric), times = 20
+    ))
+  }
+  quiet <- rank_it()
+  rlang::local_interactive(TRUE)
+  withr::local_options(cli.progress_show_after = 0)
+  # cli writes the bar to a non-dynamic terminal as messages; they are not
+  # part of the result
+  shown <- suppressMessages(rank_it())
+  expect_identical(shown$replicates, quiet$replicates)
+  expect_identical(shown$tests, quiet$tests)
+  study <- function() {
+    withr::with_seed(1, aurc_batch_study(d$score, d$loss, batch_sizes = 5))
+  }
+  expect_identical(suppressMessages(study())$estimates, {
+    rlang::local_interactive(FALSE)
+    study()$estimates
+  })
+})
