@@ -26,7 +26,9 @@
 autoplot.aurc_calibration_bins <- function(object, ...) {
   check_dots(...)
   top <- "Accuracy per bin"
-  bottom <- "Share of samples"
+  # two short lines: the strip is the bottom panel's axis title, and that
+  # panel is short in a 4-inch-high figure
+  bottom <- "Share of\nsamples"
   panels <- c(top, bottom)
   tab <- as.data.frame(object)[object$n > 0, , drop = FALSE]
   # a bin holding one distinct confidence gets a visible sliver, moved
@@ -108,8 +110,8 @@ autoplot.aurc_calibration_bins <- function(object, ...) {
       ),
       breaks = c("Accuracy", "Overconfident", "Underconfident"),
       labels = c(
-        "Accuracy", "Gap: confidence above accuracy",
-        "Gap: confidence below accuracy"
+        "Accuracy", "Gap: overconfident",
+        "Gap: underconfident"
       ),
       drop = FALSE, name = NULL
     ) +

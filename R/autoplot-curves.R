@@ -124,12 +124,14 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
     ) +
     theme_aurc()
   if (grouped) {
+    labels <- paste0(groups, " (", area_label, ")")
     p <- p +
       ggplot2::scale_colour_manual(
         values = aurc_palette(length(groups)),
-        labels = paste0(groups, " (", area_label, ")"),
+        labels = labels,
         guide = ggplot2::guide_legend(
-          order = 1, ncol = min(3L, length(groups)), byrow = TRUE
+          order = 1, ncol = legend_columns(labels), byrow = TRUE,
+          title.position = "top"
         )
       ) +
       ggplot2::scale_linetype_manual(
@@ -222,10 +224,11 @@ autoplot.aurc_contribution_curve <- function(object, ...) {
     ggplot2::scale_linetype_manual(
       values = c("solid", "solid", "dashed"), name = NULL
     ) +
+    ggplot2::scale_colour_manual(values = aurc_palette(3), name = NULL) +
     ggplot2::expand_limits(y = 0) +
     ggplot2::labs(
       x = "Position of the failure in the ranking (1 = most confident)",
-      y = "Contribution of one failure to the metric",
+      y = "Contribution of one failure",
       colour = NULL, linetype = NULL,
       title = sprintf(
         "Weight of one failure among %d predictions", nrow(object)

@@ -5,8 +5,8 @@
 NULL
 
 estimator_labels <- c(
-  alpha = "alpha: empirical AURC (H_n - H_{n-r})",
-  alpha_prime = "alpha': -log(1 - r/(n+1))",
+  alpha = "alpha (empirical AURC)",
+  alpha_prime = "alpha' (-log(1 - r/(n+1)))",
   sele = "SELE (r/n)",
   "2sele" = "2 x SELE (2r/n)",
   trapezoid = "trapezoid rule"
@@ -18,11 +18,15 @@ estimator_colours <- c(
   "2sele" = "#CC79A7", trapezoid = "#56B4E9"
 )
 
-estimator_scales <- function() {
+# `shown`: the labels in the plot, which set the legend's columns.
+estimator_scales <- function(shown = estimator_labels) {
   values <- stats::setNames(estimator_colours, estimator_labels)
+  guide <- ggplot2::guide_legend(
+    ncol = legend_columns(shown), byrow = TRUE, title.position = "top"
+  )
   list(
-    ggplot2::scale_colour_manual(values = values),
-    ggplot2::scale_fill_manual(values = values)
+    ggplot2::scale_colour_manual(values = values, guide = guide),
+    ggplot2::scale_fill_manual(values = values, guide = guide)
   )
 }
 
@@ -61,8 +65,12 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
     trans = "log2", breaks = object$batch_sizes
   )
   x_lab <- "Batch size (samples per batch, log scale)"
+  title <- sprintf(
+    "AURC estimators on batches of a test set of %s samples",
+    format(object$n, big.mark = ",")
+  )
   colour <- list(
-    estimator_scales(),
+    estimator_scales(levels(d$estimator)),
     ggplot2::labs(colour = "Estimator", fill = "Estimator")
   )
   if (type %in% c("estimate", "bias")) {
@@ -72,14 +80,14 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
     d$upper <- d$y + d$sd
     ref <- object$population - shift
     y_lab <- if (type == "estimate") {
-      "AURC estimate (mean +/- sd over batches)"
+      "AURC estimate (mean +/- sd)"
     } else {
-      "Bias: mean estimate - full-set AURC (+/- sd)"
+      "Bias (mean +/- sd)"
     }
     ref_label <- if (type == "estimate") {
       "dashed: AURC of the full test set (alpha)"
     } else {
-      "dashed: no bias"
+      "Bias: mean estimate - AURC of the full test set (alpha); dashed: no bias"
     }
     p <- ggplot2::ggplot(
       d, ggplot2::aes(.data$batch_size, .data$y, colour = .data$estimator)
@@ -94,7 +102,9 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
       ggplot2::geom_line() +
       ggplot2::geom_point() +
       x_scale + colour +
-      ggplot2::labs(x = x_lab, y = y_lab, caption = ref_label) +
+      ggplot2::labs(
+        x = x_lab, y = y_lab, caption = ref_label, title = title
+      ) +
       theme_aurc()
     return(p)
   }
@@ -110,7 +120,9 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
     colour +
     ggplot2::labs(
       x = x_lab,
-      y = paste(what, "against the full-set AURC (log scale)")
+      y = paste(what, "(log scale)"),
+      title = title,
+      caption = "Error against the AURC of the full test set (alpha)"
     ) +
     theme_aurc()
 }
@@ -156,12 +168,14 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
     ggplot2::geom_hline(yintercept = 0, linetype = "dashed") +
     ggplot2::geom_line() +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel)) +
-    estimator_scales()[[1]] +
+    estimator_scales(levels(grid$estimator))[[1]] +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     ggplot2::labs(
       x = "Population rank percentile of the sample (beta)",
-      y = "Bias of the weight: E[weight] + log(1 - beta)",
-      colour = "Weight estimator"
+      y = "Bias of the weight",
+      colour = "Weight estimator",
+      title = "Bias of the AURC weight estimators",
+      subtitle = "Bias = E[weight] + log(1 - beta); dashed: no bias"
     ) +
     theme_aurc()
 }
@@ -221,7 +235,12 @@ plot_weight_mse_bound <- function(n = 1:100,
       ggplot2::aes(z = .data$bound),
       breaks = breaks, colour = "white", linewidth = 0.3
     ) +
-    ggplot2::scale_fill_viridis_c(trans = "log10") +
+    ggplot2::scale_fill_viridis_c(
+      trans = "log10",
+      guide = ggplot2::guide_colourbar(
+        title.position = "top", barwidth = ggplot2::unit(16, "lines")
+      )
+    ) +
     ggplot2::scale_y_continuous(limits = c(0, 1), expand = c(0, 0)) +
     ggplot2::scale_x_continuous(
       expand = c(0, 0), trans = if (log_n) "log10" else "identity"
@@ -229,7 +248,7 @@ plot_weight_mse_bound <- function(n = 1:100,
     ggplot2::labs(
       x = if (log_n) "Sample size (n, log scale)" else "Sample size (n)",
       y = "Population rank percentile (beta)",
-      fill = "MSE bound\nbeta / (n(1-beta)+1)\n(log scale)",
+      fill = "MSE bound beta / (n (1 - beta) + 1), log scale",
       caption = "white lines: bound = 0.1, 0.01, 0.001, 0.0001"
     ) +
     theme_aurc()

@@ -28,6 +28,12 @@ theme_aurc <- function(base_size = 11, base_family = "") {
       legend.margin = ggplot2::margin(0, 0, 0, 0),
       legend.spacing.y = ggplot2::unit(2, "pt"),
       strip.background = ggplot2::element_rect(fill = "grey92", colour = NA),
+      # room between facets, so the last label of one x axis and the first
+      # of the next do not run together
+      panel.spacing = ggplot2::unit(12, "pt"),
+      # a little room on the right for the last label of an x axis that
+      # ends at the panel's edge
+      plot.margin = ggplot2::margin(5.5, 12, 5.5, 5.5),
       plot.title.position = "plot",
       plot.caption.position = "plot",
       plot.caption = ggplot2::element_text(
@@ -47,4 +53,11 @@ aurc_palette <- function(n) {
   )
   if (n <= length(okabe_ito)) return(okabe_ito[seq_len(n)])
   grDevices::hcl(h = seq(15, 375, length.out = n + 1)[seq_len(n)], c = 100, l = 55)
+}
+
+# Columns of a legend below a 6-inch-wide plot: about 90 characters of
+# legend text fit in a row, with the keys; at most 3 columns.
+legend_columns <- function(labels) {
+  width <- max(nchar(labels)) + 6
+  as.integer(max(1, min(length(labels), 3, floor(90 / width))))
 }

@@ -44,7 +44,7 @@ save_all(
   "reliability-adaptive"
 )
 save_all(
-  autoplot(calibration_bins(top$confidence, top$correct)),
+  autoplot(calibration_bins(top$confidence, top$correct, binning = "equal_width")),
   "reliability-equal-width"
 )
 
