@@ -402,9 +402,9 @@ print.aurc_calibration_bins <- function(x, ...) {
     cat("# ... and", nrow(shown) - length(rows), "more bins\n")
   }
   cat(
-    "# gap = accuracy - mean confidence (negative: overconfident).\n",
-    "# All 11 columns (observed confidence range, accuracy interval: ",
-    attr(x, "interval"), "):\n# tibble::as_tibble(x)\n",
+    "# gap = accuracy - mean confidence (negative: overconfident)\n",
+    "# accuracy interval (", attr(x, "interval"), ") and all 11 columns: ",
+    "tibble::as_tibble(x)\n",
     sep = ""
   )
   invisible(x)

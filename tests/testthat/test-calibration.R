@@ -519,3 +519,27 @@ test_that("top_label: confidence and correctness from probabilities", {
   near <- top_label(rbind(c(1 + 5e-7, 0)), 1)
   expect_equal(near$confidence, 1)
 })
+
+test_that("print shows a few columns in plain numbers; the full table stays", {
+  set.seed(7)
+  n <- 200000
+  confidence <- c(rep(0.9999991, 50), stats::runif(n - 50, 0.99, 0.999999))
+  correct <- stats::rbinom(n, 1, 0.99)
+  bins <- calibration_bins(confidence, correct, binning = "equal_mass",
+    n_bins = 5
+  )
+  out <- utils::capture.output(print(bins))
+  expect_false(any(grepl("e[-+][0-9]", out)))
+  header <- out[grepl("^ *bin ", out)]
+  expect_length(header, 1)
+  expect_match(header, "confidence range +n +mean confidence +accuracy +gap")
+  expect_true(any(grepl("200,000 samples", out)))
+  # neighbouring edges stay apart: enough decimals are shown
+  ranges <- sub("^ *[0-9]+ +([0-9.]+ - [0-9.]+).*$", "\\1",
+    out[grepl("^ *[0-9]+ +[0-9.]+ - ", out)])
+  expect_length(ranges, nrow(bins))
+  expect_false(anyDuplicated(ranges) > 0)
+  full <- tibble::as_tibble(bins)
+  expect_identical(ncol(full), 11L)
+  expect_identical(full$accuracy_upper, bins$accuracy_upper)
+})
