@@ -7,9 +7,10 @@
 # cli shows a bar only once the work has run for two seconds (its option
 # `cli.progress_show_after`), so quick calls never flash one.
 #
-#   bar <- progress_bar(total, "Bootstrap replicates")
-#   for (i in seq_len(total)) { ...; progress_tick(bar, i) }
-#   ranking_metrics_impl(..., progress = progress_callback(bar))
+# Use: make the bar with progress_bar(total, name) in the function that
+# does the work; move it on with progress_tick(bar, done) in an R loop, or
+# hand progress_callback(bar) to a C++ entry point, which calls it between
+# blocks of work on the master thread (see RProgress in src/glue.h).
 #
 # The bar closes when the function that made it returns (cli ties it to the
 # caller's frame), also on error or interrupt.

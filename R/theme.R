@@ -52,7 +52,8 @@ aurc_palette <- function(n) {
     "#000000", "#F0E442"
   )
   if (n <= length(okabe_ito)) return(okabe_ito[seq_len(n)])
-  grDevices::hcl(h = seq(15, 375, length.out = n + 1)[seq_len(n)], c = 100, l = 55)
+  hues <- seq(15, 375, length.out = n + 1)[seq_len(n)]
+  grDevices::hcl(h = hues, c = 100, l = 55)
 }
 
 # Columns of a legend below a 6-inch-wide plot: about 90 characters of

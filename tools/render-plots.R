@@ -44,7 +44,9 @@ save_all(
   "reliability-adaptive"
 )
 save_all(
-  autoplot(calibration_bins(top$confidence, top$correct, binning = "equal_width")),
+  autoplot(calibration_bins(top$confidence, top$correct,
+    binning = "equal_width"
+  )),
   "reliability-equal-width"
 )
 
