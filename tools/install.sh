@@ -14,6 +14,10 @@ if [ ! -f "$tarball" ]; then
   exit 1
 fi
 export MAKEFLAGS=${MAKEFLAGS:--j2}
+# keep the symbol tables of the object files (libs/symbols.rds), as R CMD
+# check's own installation does: its "checking compiled code" step needs them
+# to check the installed library without compiling again
+export _R_SHLIB_BUILD_OBJECTS_SYMBOL_TABLES_=TRUE
 lib_args=()
 if [ -n "${LIB:-}" ]; then
   mkdir -p "$LIB"
