@@ -48,7 +48,7 @@ check: install
 document:
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
 
-# the figures of README.md, from the bundled data (needs the package installed)
+# the figures of README.md: the demo's plots (needs the package installed)
 figures:
 	$(RSCRIPT) inst/scripts/make-readme-figures.R
 
