@@ -131,3 +131,7 @@ cat(sprintf(
   "\nDone in %.0f s; plots are in %s\n",
   proc.time()[["elapsed"]] - started, normalizePath(out_dir)
 ))
+cat(
+  "Next, in R: vignette(\"aurc\") to get started;",
+  "vignette(package = \"aurc\") lists all vignettes.\n"
+)
