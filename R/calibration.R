@@ -83,7 +83,8 @@
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
 #'   `"ding2020"` (see Binnings).
-#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`.
+#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`
+#'   (a whole number from 1 to `1e6`).
 #' @param conf_level Confidence level that sets `z` for the adaptive
 #'   binnings.
 #' @param min_remaining,min_range The adaptive binnings open no new bin when
@@ -164,7 +165,8 @@ calibration_settings <- function(binning, binning_missing, n_bins,
                                  conf_level, min_remaining, min_range, breaks,
                                  call) {
   binning <- check_choice(binning, calibration_binnings, call = call)
-  check_number(n_bins, lower = 1, whole = TRUE, call = call)
+  # bounded so that no absurd request allocates a vector of bins or edges
+  check_number(n_bins, lower = 1, upper = 1e6, whole = TRUE, call = call)
   check_number(conf_level, lower = 0, upper = 1, open = TRUE, call = call)
   check_number(min_remaining, lower = 0, call = call)
   check_number(min_range, lower = 0, call = call)
