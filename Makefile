@@ -8,7 +8,7 @@ VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 CXX     ?= g++
 
-.PHONY: deps install demo test test-cpp test-r check document bench clean
+.PHONY: deps install demo test test-cpp test-r check document bench clean sanitize
 
 deps:
 	bash tools/install-deps.sh
@@ -27,6 +27,11 @@ test-cpp:
 	$(CXX) -std=c++14 -O2 -fopenmp -Wall -Wextra -pedantic -Isrc tests/cpp/test_core.cpp -o tests/cpp/test_core
 	./tests/cpp/test_core
 
+# C++ core tests and the testthat suite under ASan and UBSan (gcc); the
+# package goes to a private library, see tools/sanitize.sh
+sanitize:
+	bash tools/sanitize.sh
+
 test-r:
 	NOT_CRAN=true $(RSCRIPT) tools/run-tests.R
 
@@ -41,4 +46,4 @@ bench: install
 	for f in inst/bench/*.R; do $(RSCRIPT) "$$f" || exit 1; done
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core .test-totals
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core tests/cpp/test_core_sanitize .sanitize-lib .test-totals
