@@ -269,7 +269,8 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
 
 calibration_hist_bins <- 100
 
-calibration_table <- function(input, settings, call) {
+# The bins from the C++ kernel: counts and sums per bin, and the histogram.
+calibration_kernel <- function(input, settings, call) {
   kernel <- switch(settings$binning,
     equal_width = ,
     custom = "breaks",
@@ -282,6 +283,21 @@ calibration_table <- function(input, settings, call) {
     calibration_hist_bins
   )
   if (res$status != 0) abort_ding2020(res$status, call)
+  res
+}
+
+# ECE or MCE straight from the kernel's sums, with the arithmetic of
+# calibration_table() (no tibbles: the fixed cost of ece_vec() stays low).
+calibration_error <- function(input, settings, metric, call) {
+  res <- calibration_kernel(input, settings, call)
+  n <- res$n
+  keep <- n > 0
+  gap <- res$sum_correct[keep] / n[keep] - res$sum_confidence[keep] / n[keep]
+  if (metric == "ece") sum(n[keep] * abs(gap)) / sum(n) else max(abs(gap))
+}
+
+calibration_table <- function(input, settings, call) {
+  res <- calibration_kernel(input, settings, call)
   n <- res$n
   nonempty <- n > 0
   res$min_confidence[!nonempty] <- NA_real_
@@ -528,7 +544,7 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
     warn_no_data(call = call)
     return(NA_real_)
   }
-  attr(calibration_table(input, settings, call), metric)
+  calibration_error(input, settings, metric, call)
 }
 
 calibration_metric_df <- function(data, confidence, correct, case_weights,
