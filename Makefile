@@ -14,7 +14,7 @@ export LIB
 export R_LIBS := $(LIB)$(if $(R_LIBS),:$(R_LIBS))
 endif
 
-.PHONY: deps build install demo test test-cpp test-r check document figures bench clean
+.PHONY: deps build install demo test test-cpp test-r check document figures bench clean sanitize
 
 deps:
 	@bash tools/install-deps.sh
@@ -37,6 +37,11 @@ test-cpp:
 	$(CXX) -std=c++14 -O2 -fopenmp -Wall -Wextra -pedantic -Isrc tests/cpp/test_core.cpp -o tests/cpp/test_core
 	./tests/cpp/test_core
 
+# C++ core tests and the testthat suite under ASan and UBSan (gcc); the
+# package goes to a private library, see tools/sanitize.sh
+sanitize:
+	bash tools/sanitize.sh
+
 # developer shortcut: the testthat suite alone, against the installed package
 test-r:
 	NOT_CRAN=true $(RSCRIPT) tools/run-tests.R
@@ -56,4 +61,4 @@ bench: install
 	for f in inst/bench/*.R; do $(RSCRIPT) "$$f" || exit 1; done
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core .test-totals .logs demo-output
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core tests/cpp/test_core_sanitize .sanitize-lib .test-totals .logs demo-output

@@ -147,9 +147,9 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
 plot_weight_bias <- function(n = c(10, 50, 100, 1000),
                              estimators = c("alpha", "alpha_prime", "sele"),
                              beta = seq(0, 0.99, by = 0.005)) {
-  n <- check_whole_numbers(n)
+  n <- check_nonempty(check_whole_numbers(n), "n")
   check_estimator_set(estimators, stats_estimators)
-  beta <- check_percentile(beta)
+  beta <- check_nonempty(check_percentile(beta), "beta")
   grid <- expand.grid(
     beta = beta, n = n, estimator = estimators, stringsAsFactors = FALSE
   )
@@ -190,8 +190,9 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
 #' `log_n = TRUE` shows the surface over several decades.
 #'
 #' @param n Grid of sample sizes (whole numbers, at least 1).
-#' @param beta Grid of percentiles in `(0, 1]` (zero is left out: the bound
-#'   is 0 there, off the log colour scale).
+#' @param beta Grid of percentiles in `[0, 1]`; zero is left out (the bound
+#'   is 0 there, off the log colour scale), and at least one value must
+#'   remain.
 #' @param log_n If `TRUE`, the sample-size axis is on a log scale.
 #' @return A ggplot (not printed).
 #' @examples
@@ -203,8 +204,18 @@ plot_weight_mse_bound <- function(n = 1:100,
                                   log_n = FALSE) {
   n <- check_whole_numbers(n)
   check_bool(log_n)
+  n <- check_nonempty(n, "n")
   beta <- check_percentile(beta, upper_closed = TRUE)
   beta <- beta[beta > 0]
+  if (length(beta) == 0) {
+    abort_aurc(
+      c(
+        "{.arg beta} must have at least one value above 0.",
+        i = "The bound is 0 at {.code beta = 0}, off the log colour scale."
+      ),
+      class = "aurc_error_value"
+    )
+  }
   n <- sort(unique(n))
   beta <- sort(unique(beta))
   grid <- expand.grid(n = n, beta = beta)

@@ -102,6 +102,10 @@ aurc_batch_study <- function(score, loss, ..., batch_sizes = 2^(3:10),
   }
   n <- length(score)
   batch_sizes <- check_batch_sizes(batch_sizes, n)
+  check_cells(
+    times * sum(floor(n / batch_sizes)) * length(estimators), "times",
+    "the table of estimates (times x batches x estimators)"
+  )
 
   bar <- progress_bar(times, "Batch study")
   values <- batch_study_impl(score, loss, batch_sizes, estimators,

@@ -83,7 +83,8 @@
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
 #'   `"ding2020"` (see Binnings).
-#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`.
+#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`
+#'   (a whole number from 1 to `1e6`).
 #' @param conf_level Confidence level that sets `z` for the adaptive
 #'   binnings.
 #' @param min_remaining,min_range The adaptive binnings open no new bin when
@@ -168,7 +169,8 @@ calibration_settings <- function(binning, binning_missing, n_bins,
                                  conf_level, min_remaining, min_range, breaks,
                                  call) {
   binning <- check_choice(binning, calibration_binnings, call = call)
-  check_number(n_bins, lower = 1, whole = TRUE, call = call)
+  # bounded so that no absurd request allocates a vector of bins or edges
+  check_number(n_bins, lower = 1, upper = 1e6, whole = TRUE, call = call)
   check_number(conf_level, lower = 0, upper = 1, open = TRUE, call = call)
   check_number(min_remaining, lower = 0, call = call)
   check_number(min_range, lower = 0, call = call)
@@ -271,7 +273,8 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
 
 calibration_hist_bins <- 100
 
-calibration_table <- function(input, settings, call) {
+# The bins from the C++ kernel: counts and sums per bin, and the histogram.
+calibration_kernel <- function(input, settings, call) {
   kernel <- switch(settings$binning,
     equal_width = ,
     custom = "breaks",
@@ -284,6 +287,21 @@ calibration_table <- function(input, settings, call) {
     calibration_hist_bins
   )
   if (res$status != 0) abort_ding2020(res$status, call)
+  res
+}
+
+# ECE or MCE straight from the kernel's sums, with the arithmetic of
+# calibration_table() (no tibbles: the fixed cost of ece_vec() stays low).
+calibration_error <- function(input, settings, metric, call) {
+  res <- calibration_kernel(input, settings, call)
+  n <- res$n
+  keep <- n > 0
+  gap <- res$sum_correct[keep] / n[keep] - res$sum_confidence[keep] / n[keep]
+  if (metric == "ece") sum(n[keep] * abs(gap)) / sum(n) else max(abs(gap))
+}
+
+calibration_table <- function(input, settings, call) {
+  res <- calibration_kernel(input, settings, call)
   n <- res$n
   nonempty <- n > 0
   res$min_confidence[!nonempty] <- NA_real_
@@ -565,7 +583,7 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
     warn_no_data(call = call)
     return(NA_real_)
   }
-  attr(calibration_table(input, settings, call), metric)
+  calibration_error(input, settings, metric, call)
 }
 
 calibration_metric_df <- function(data, confidence, correct, case_weights,

@@ -330,14 +330,15 @@ check_labels <- function(labels, n, n_classes, col_names = NULL, arg = "labels",
 # A single positive finite number.
 check_positive_number <- function(x, arg = rlang::caller_arg(x),
                                   call = rlang::caller_env()) {
-  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !(x > 0)) {
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !(x > 0) ||
+    !is.finite(x)) {
     shown <- if (is.numeric(x) && length(x) == 1) {
       "It is {.val {x}}."
     } else {
       "It is {.obj_type_friendly {x}}."
     }
     abort_aurc(
-      c("{.arg {arg}} must be a single positive number.", x = shown),
+      c("{.arg {arg}} must be a single positive finite number.", x = shown),
       class = "aurc_error_value", call = call
     )
   }
@@ -507,7 +508,10 @@ check_class_labels <- function(labels, n, k, col_names = NULL,
 # --- estimator statistics and batch study (issue 4) ------------------------
 
 # Numeric vector of whole numbers >= `min` (no NA); returns it as double.
+# Above `max` (2^53 by default, the largest whole number a double holds
+# exactly) is a classed `aurc_error_size`.
 check_whole_numbers <- function(x, arg = rlang::caller_arg(x), min = 1,
+                                max = max_whole,
                                 call = rlang::caller_env()) {
   check_numeric_vector(x, arg, call = call)
   bad <- which(is.na(x) | !is.finite(x) | x != round(x) | x < min)
@@ -518,6 +522,17 @@ check_whole_numbers <- function(x, arg = rlang::caller_arg(x), min = 1,
         x = "Element {bad[1]} is {.val {x[bad[1]]}}."
       ),
       class = "aurc_error_value", call = call
+    )
+  }
+  big <- which(x > max)
+  if (length(big) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must contain whole numbers of at most
+         {format(max, big.mark = ',', scientific = 6)}.",
+        x = "Element {big[1]} is {.val {x[big[1]]}}."
+      ),
+      class = "aurc_error_size", call = call
     )
   }
   as.double(x)
@@ -598,4 +613,80 @@ check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
     )
   }
   x
+}
+
+# ---- sizes and threads (issue 15) -----------------------------------------
+
+# The largest whole number a double holds exactly (2^53): sizes and counts
+# above it cannot be told apart from their neighbours.
+max_whole <- 2^53
+
+# The most cells (vector or matrix elements) one result or work table may
+# have: the option `aurc.max_cells`, 2^28 (2 GB of doubles) by default.
+max_cells <- function() {
+  cap <- getOption("aurc.max_cells")
+  ok <- is.numeric(cap) && length(cap) == 1 && !is.na(cap) && cap >= 1
+  if (ok) as.double(cap) else 2^28
+}
+
+# Fails before anything is allocated when `cells` (the size a request
+# implies) exceeds max_cells(). `what` says what would be built.
+check_cells <- function(cells, arg, what, call = rlang::caller_env()) {
+  limit <- max_cells()
+  if (!isTRUE(cells <= limit)) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} is too large: {what} would have
+         {format(cells, big.mark = ',', scientific = 6)} cells.",
+        i = "The limit is {format(limit, big.mark = ',', scientific = 6)}
+             cells; raise it with {.code options(aurc.max_cells = )}."
+      ),
+      class = "aurc_error_size", call = call
+    )
+  }
+  invisible(cells)
+}
+
+# The number of threads to use: a whole number of at least 1, capped at
+# the cores available (parallel::detectCores()), the option `aurc.threads`
+# and the environment variable OMP_THREAD_LIMIT, with a classed message
+# (`aurc_message_threads`) when a cap applies. Returns an integer.
+check_threads <- function(threads, arg = rlang::caller_arg(threads),
+                          call = rlang::caller_env()) {
+  threads <- check_number(threads, 1, whole = TRUE, arg = arg, call = call)
+  caps <- c(
+    "available cores" = parallel::detectCores(),
+    "option aurc.threads" = positive_or_na(getOption("aurc.threads")),
+    "variable OMP_THREAD_LIMIT" = positive_or_na(
+      suppressWarnings(as.numeric(Sys.getenv("OMP_THREAD_LIMIT")))
+    )
+  )
+  caps <- floor(caps[!is.na(caps) & caps >= 1])
+  if (length(caps) && threads > min(caps)) {
+    cap <- min(caps)
+    why <- names(caps)[which.min(caps)]
+    inform_aurc(
+      "Using {cap} thread{?s} instead of {threads}: capped by the {why}.",
+      class = "aurc_message_threads", .envir = environment()
+    )
+    threads <- cap
+  }
+  as.integer(threads)
+}
+
+positive_or_na <- function(x) {
+  ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && x >= 1
+  if (ok) as.double(x) else NA_real_
+}
+
+# At least one element (for grids that make one panel or cell each).
+check_nonempty <- function(x, arg = rlang::caller_arg(x),
+                           call = rlang::caller_env()) {
+  if (length(x) == 0) {
+    abort_aurc(
+      "{.arg {arg}} must have at least one element.",
+      class = "aurc_error_length", call = call
+    )
+  }
+  invisible(x)
 }

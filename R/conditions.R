@@ -56,3 +56,10 @@ warn_naurc_undefined <- function(call = rlang::caller_env()) {
     call = call
   )
 }
+
+# A classed message (for instance: a thread count was capped).
+inform_aurc <- function(message, ..., class = NULL, .envir = parent.frame()) {
+  cli::cli_inform(message, ..., class = c(class, "aurc_message"),
+    .envir = .envir
+  )
+}

@@ -41,6 +41,7 @@ contribution_curve <- function(n) {
       class = "aurc_error_value"
     )
   }
+  check_cells(4 * n, "n", "the curve (n rows, 4 columns)")
   res <- contribution_impl(as.double(n))
   out <- tibble::tibble(
     position = seq_len(n), aurc = res$aurc, augrc = res$augrc,

@@ -139,7 +139,8 @@ check_rank_le_n <- function(rank, n, call = rlang::caller_env()) {
 #' slightly larger (it adds `Q^2`); for `"sele"` and `"2sele"` it does not
 #' vanish: their weights are biased for every `n`. Other estimators are
 #' averaged in C++ over all `n` ranks (`O(n)`; `n = 1e6` takes well under a
-#' second).
+#' second), so for them `n` is at most `1e8` (a classed `aurc_error_size`
+#' above).
 #'
 #' @param n Sample size(s): whole numbers, at least 1.
 #' @param estimator One or more of `"alpha"` (default), `"alpha_prime"`,
@@ -157,6 +158,10 @@ check_rank_le_n <- function(rank, n, call = rlang::caller_env()) {
 mean_weight_mse <- function(n, estimator = "alpha") {
   n <- check_whole_numbers(n)
   check_estimator_set(estimator, stats_estimators)
+  if (any(estimator != "alpha")) {
+    # the average is a loop over all n ranks: bounded so it cannot hang
+    check_whole_numbers(n, max = 1e8)
+  }
   mse <- unlist(lapply(estimator, function(e) mean_weight_mse_impl(n, e)))
   rate <- (n + 1) * log1p(n) / n^2 - 1 / n
   k <- length(estimator)

@@ -47,6 +47,19 @@ inject_failures <- function(score, failure, m) {
   n <- length(score)
   check_failure(failure, n)
   candidates <- which(!is.na(score) & !is.na(failure) & failure == 0)
+  if (length(candidates) == 0) {
+    check_number(m, lower = 0, whole = TRUE)
+    if (m > 0) {
+      abort_aurc(
+        c(
+          "There is no correct prediction to turn into a failure.",
+          i = "Every sample is a failure or has a missing {.arg score} or
+               {.arg failure}."
+        ),
+        class = "aurc_error_value"
+      )
+    }
+  }
   check_number(m, lower = 0, upper = length(candidates), whole = TRUE)
   if (m == 0) return(failure)
   # order() is stable: among tied scores, the first in the input first

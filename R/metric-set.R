@@ -119,10 +119,11 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
   estimator <- check_choice(estimator, aurc_estimators, call = call)
   method <- check_choice(method, augrc_methods, call = call)
   optimum <- check_choice(optimum, eaurc_optima, call = call)
-  if ("risk_at_coverage" %in% metrics) {
+  # checked whenever given, so that a malformed value never reaches C++
+  if ("risk_at_coverage" %in% metrics || !is.null(coverage)) {
     coverage <- check_number(coverage, 0, 1, call = call)
   }
-  if ("coverage_at_risk" %in% metrics) {
+  if ("coverage_at_risk" %in% metrics || !is.null(risk)) {
     risk <- check_number(risk, 0, call = call)
   }
   labels <- c(

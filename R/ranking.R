@@ -101,7 +101,9 @@
 #' @param metrics Metric names (see Metrics), or a list of names and
 #'   functions.
 #' @param times Number of bootstrap replicates (ignored when `indices` is
-#'   given).
+#'   given). `times` x cases and `times` x methods x runs x metrics must not
+#'   exceed the option `aurc.max_cells` (`2^28` by default), checked before
+#'   anything is allocated.
 #' @param indices Optional replicate draws: a `times x n` integer matrix of
 #'   case positions (see Procedure), or a named list of them per group.
 #' @param strata Optional column: a stratum per case (constant over methods
@@ -114,8 +116,9 @@
 #'   pairs: `"holm"` (default), any method of [stats::p.adjust()], or
 #'   `"none"`.
 #' @param alpha Significance level for `significant`.
-#' @param threads Number of threads for the replicates (default 1). Capped
-#'   by the option `aurc.threads` and the environment variable
+#' @param threads Number of threads for the replicates (default 1). Capped,
+#'   with a message of class `aurc_message_threads`, at the cores available,
+#'   the option `aurc.threads` and the environment variable
 #'   `OMP_THREAD_LIMIT` when set. Results do not depend on it.
 #'
 #' @section Progress:
@@ -189,10 +192,10 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
   )
   specs <- ranking_metric_specs(metrics, call = call)
   opts <- ranking_options(ties, correct, p_adjust, alpha, call = call)
-  threads <- resolve_threads(threads, call = call)
+  threads <- check_threads(threads, call = call)
   check_ranking_columns(cols, specs, call = call)
   if (is.null(indices)) {
-    times <- as.integer(check_number(times, 1, whole = TRUE, call = call))
+    times <- check_number(times, 1, whole = TRUE, call = call)
   } else if (!missing(times)) {
     abort_aurc(
       c(
@@ -221,6 +224,8 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
       which(cols$group == key)
     sub <- lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
     problem <- ranking_problem(sub, key, call = call)
+    n_reps <- if (is.null(index_list)) times else nrow(index_list[[g]])
+    check_ranking_size(problem, n_reps, length(specs), call = call)
     idx <- if (is.null(index_list)) {
       draw_indices(problem$n, times, problem$strata_pos, bar, done)
     } else {
@@ -454,6 +459,11 @@ ranking_label <- function(quo) {
 
 check_ranking_columns <- function(cols, specs, call) {
   n <- length(cols$method)
+  if (n == 0) {
+    abort_aurc("{.arg data} must have at least one row.",
+      class = "aurc_error_length", call = call
+    )
+  }
   check_numeric_vector(cols$score, "score", call = call)
   check_loss(cols$loss, n, call = call)
   for (arg in c("method", "case", "run", "group", "strata")) {
@@ -590,6 +600,19 @@ ranking_problem <- function(cols, key, call) {
   list(
     score = score, loss = loss, n = n, methods = as.character(methods),
     runs = runs, cases = cases, strata_pos = strata_pos
+  )
+}
+
+# The index table (cases x replicates) and the values (replicates x columns
+# x metrics) must fit the cell budget (max_cells()) before either is built.
+check_ranking_size <- function(problem, n_reps, n_metrics, call) {
+  check_cells(problem$n * n_reps, "times",
+    "the table of drawn cases (cases x replicates)",
+    call = call
+  )
+  check_cells(n_reps * ncol(problem$score) * n_metrics, "times",
+    "the replicate values (replicates x methods and runs x metrics)",
+    call = call
   )
 }
 
@@ -890,6 +913,14 @@ new_aurc_ranking <- function(parts, settings) {
 # ---- rank_replicates input --------------------------------------------------
 
 replicate_table <- function(values, metric, call) {
+  if (is.matrix(values) || is.data.frame(values)) {
+    if (NROW(values) == 0 || NCOL(values) == 0) {
+      abort_aurc(
+        "{.arg values} must have at least one row and one column.",
+        class = "aurc_error_length", call = call
+      )
+    }
+  }
   if (is.matrix(values)) {
     if (!is.numeric(values)) {
       abort_aurc(
@@ -1023,20 +1054,6 @@ full_vector <- function(full, metric, key, methods) {
   if (!is.null(full$group) && !is.null(key)) sel <- sel & full$group == key
   sub <- full[sel, , drop = FALSE]
   unname(as.double(sub$value[match(methods, as.character(sub$method))]))
-}
-
-# ---- threads ----------------------------------------------------------------
-
-# `threads` capped by getOption("aurc.threads") and OMP_THREAD_LIMIT.
-resolve_threads <- function(threads, call = rlang::caller_env()) {
-  threads <- as.integer(check_number(threads, 1, whole = TRUE, call = call))
-  cap <- getOption("aurc.threads")
-  if (is.numeric(cap) && length(cap) == 1 && !is.na(cap) && cap >= 1) {
-    threads <- min(threads, as.integer(cap))
-  }
-  limit <- suppressWarnings(as.integer(Sys.getenv("OMP_THREAD_LIMIT")))
-  if (!is.na(limit) && limit >= 1) threads <- min(threads, limit)
-  as.integer(threads)
 }
 
 # ---- methods ----------------------------------------------------------------

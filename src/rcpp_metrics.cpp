@@ -1,5 +1,5 @@
-// R glue for the metrics of SPEC Secs. 3 and 4: sorts once, collects the tie
-// groups, then evaluates every requested metric on them. Inputs are
+// R glue for the metrics of SPEC Secs. 3 and 4: sorts once, then streams
+// every requested metric over the tie groups of the sorted data. Inputs are
 // validated (and NA removed) in R first.
 #include "glue.h"
 #include "core/augrc.h"
@@ -11,26 +11,6 @@
 using namespace aurc;
 
 namespace {
-
-// Tie groups of the scores (ascending) with weighted counts and loss sums;
-// returns the total count. One sort.
-double score_groups(const Rcpp::NumericVector& score,
-                    const Rcpp::NumericVector& loss,
-                    const Rcpp::NumericVector& case_weights,
-                    GroupVectors& out) {
-  const std::size_t n = static_cast<std::size_t>(score.size());
-  RInterrupt check;
-  if (case_weights.size() == 0) {
-    SortedLoss sorted;
-    sort_with_loss(score.begin(), loss.begin(), n, sorted, check);
-    collect_groups(sorted, out);
-    return static_cast<double>(n);
-  }
-  Presorted p;
-  presort(score.begin(), n, p, check);
-  collect_groups(PresortedGroups{p, loss.begin(), case_weights.begin()}, out);
-  return Rcpp::sum(case_weights);
-}
 
 // Groups of equal loss in ascending loss, for the oracle order. 0/1 losses
 // need no sort: two groups.
@@ -63,27 +43,24 @@ void loss_groups(const Rcpp::NumericVector& loss,
   collect_groups(PresortedGroups{p, loss.begin(), w}, out);
 }
 
-}  // namespace
 
-// Every requested metric from one sort of the scores (and, only for the
-// exact optimum of eaurc/naurc, one of the losses). Returns the values in
-// the order of `metrics` and the coverage achieved by risk_at_coverage.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
+// Every requested metric from a group source over the sorted scores. Each
+// metric is one streaming pass over the sorted data (as aurc_vec() is):
+// no tie group is materialised.
+template <class Source>
+Rcpp::List metrics_from(const Source& groups, double n,
                         const Rcpp::NumericVector& loss,
                         const Rcpp::NumericVector& case_weights,
-                        const Rcpp::CharacterVector& metrics,
-                        const std::string& estimator,
-                        const std::string& method,
-                        const std::string& optimum, double coverage,
+                        const Rcpp::CharacterVector& metrics, Estimator est,
+                        bool step, bool asymptotic, double coverage,
                         double risk) {
-  const Estimator est = estimator_arg(estimator);
-  const bool step = method == "step";
-  const bool asymptotic = optimum == "asymptotic";
-  GroupVectors groups;
-  const double n = score_groups(score, loss, case_weights, groups);
-  const double mean_loss = total_loss(groups) / n;
-
+  double mean_loss = std::nan("");
+  bool have_mean = false;
+  auto get_mean = [&]() {
+    if (!have_mean) mean_loss = total_loss(groups) / n;
+    have_mean = true;
+    return mean_loss;
+  };
   GroupVectors by_loss;
   bool have_oracle = false;
   double aurc_value = std::nan(""), oracle_value = std::nan("");
@@ -118,17 +95,18 @@ Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
       v = failure_aupr(groups);
     } else if (name == "eaurc") {
       v = get_aurc() -
-          (asymptotic ? aurc_asymptotic_optimum(mean_loss) : get_oracle());
+          (asymptotic ? aurc_asymptotic_optimum(get_mean()) : get_oracle());
     } else if (name == "eaugrc") {
-      v = augrc_trapezoid(groups, n) - 0.5 * mean_loss * mean_loss;
+      const double ml = get_mean();
+      v = augrc_trapezoid(groups, n) - 0.5 * ml * ml;
     } else if (name == "naurc") {
-      v = naurc_value(get_aurc(), get_oracle(), mean_loss);
+      v = naurc_value(get_aurc(), get_oracle(), get_mean());
     } else if (name == "risk_at_coverage") {
       v = risk_at_coverage(groups, n, coverage, achieved);
     } else if (name == "coverage_at_risk") {
       v = aurc::coverage_at_risk(groups, n, risk);
     } else if (name == "mean_loss") {
-      v = mean_loss;
+      v = get_mean();
     } else {
       Rcpp::stop("unknown metric '" + name + "'");
     }
@@ -136,6 +114,38 @@ Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
   }
   return Rcpp::List::create(Rcpp::_["values"] = out,
                             Rcpp::_["achieved_coverage"] = achieved);
+}
+
+}  // namespace
+
+// Every requested metric from one sort of the scores (and, only for the
+// exact optimum of eaurc/naurc, one of the losses). Returns the values in
+// the order of `metrics` and the coverage achieved by risk_at_coverage.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
+                        const Rcpp::NumericVector& loss,
+                        const Rcpp::NumericVector& case_weights,
+                        const Rcpp::CharacterVector& metrics,
+                        const std::string& estimator,
+                        const std::string& method,
+                        const std::string& optimum, double coverage,
+                        double risk) {
+  const Estimator est = estimator_arg(estimator);
+  const bool step = method == "step";
+  const bool asymptotic = optimum == "asymptotic";
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  RInterrupt check;
+  if (case_weights.size() == 0) {
+    SortedLoss sorted;
+    sort_with_loss(score.begin(), loss.begin(), n, sorted, check);
+    return metrics_from(sorted, static_cast<double>(n), loss, case_weights,
+                        metrics, est, step, asymptotic, coverage, risk);
+  }
+  Presorted p;
+  presort(score.begin(), n, p, check);
+  const PresortedGroups groups{p, loss.begin(), case_weights.begin()};
+  return metrics_from(groups, Rcpp::sum(case_weights), loss, case_weights,
+                      metrics, est, step, asymptotic, coverage, risk);
 }
 
 // The risk-coverage curve at every distinct threshold, descending.

@@ -24,84 +24,15 @@
 
 #include "interrupt.h"
 #include "rank_weights.h"
+#include "special.h"
 
 namespace aurc {
 
 namespace stats_detail {
 
-constexpr double kAsymptotic = 20.0;  // series used from this argument on
-constexpr double kDirect = 64.0;      // runs this short are summed directly
 constexpr double kLogCutoff = -60.0;  // binomial terms below e^-60 of the mode
 
-// 1 / a^k - 1 / b^k for 0 < a <= b, without cancellation:
-// (b - a) / (a b) * S_k, S_k = sum_{j=0}^{k-1} a^{-(k-1-j)} b^{-j}
-// = S_{k-1} / a + b^{-(k-1)}.
-inline double inv_pow_diff(double a, double b, int k) {
-  const double ia = 1.0 / a, ib = 1.0 / b;
-  double sum = 0.0, pb = 1.0;
-  for (int j = 0; j < k; ++j) {
-    sum = sum * ia + pb;
-    pb *= ib;
-  }
-  return (b - a) * ia * ib * sum;
-}
-
-// phi(b) - phi(a), phi(x) = psi(x) - log(x), for kAsymptotic <= a <= b:
-// phi(x) ~ -1/(2x) - 1/(12x^2) + 1/(120x^4) - 1/(252x^6) + 1/(240x^8)
-//          - 1/(132x^10); the next term is below 6e-18 at x = 20.
-inline double phi_diff_series(double a, double b) {
-  return inv_pow_diff(a, b, 1) / 2.0 + inv_pow_diff(a, b, 2) / 12.0 -
-         inv_pow_diff(a, b, 4) / 120.0 + inv_pow_diff(a, b, 6) / 252.0 -
-         inv_pow_diff(a, b, 8) / 240.0 + inv_pow_diff(a, b, 10) / 132.0;
-}
-
-// psi'(a) - psi'(b) for kAsymptotic <= a <= b:
-// psi'(x) ~ 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7) - 1/(30x^9)
-//           + 5/(66x^11); the next term is below 4e-18 at x = 20.
-inline double trigamma_diff_series(double a, double b) {
-  return inv_pow_diff(a, b, 1) + inv_pow_diff(a, b, 2) / 2.0 +
-         inv_pow_diff(a, b, 3) / 6.0 - inv_pow_diff(a, b, 5) / 30.0 +
-         inv_pow_diff(a, b, 7) / 42.0 - inv_pow_diff(a, b, 9) / 30.0 +
-         5.0 * inv_pow_diff(a, b, 11) / 66.0;
-}
-
-// sum_{k=a}^{b-1} 1/k^p, smallest terms first (p = 1 or 2)
-inline double direct_sum(double a, double b, int p) {
-  double s = 0.0;
-  for (double k = b - 1.0; k >= a; k -= 1.0)
-    s += p == 1 ? 1.0 / k : 1.0 / (k * k);
-  return s;
-}
-
 }  // namespace stats_detail
-
-// psi(b) - psi(a) = sum_{k=a}^{b-1} 1/k for whole numbers 1 <= a <= b.
-inline double digamma_diff(double a, double b) {
-  using namespace stats_detail;
-  if (b - a <= kDirect) return direct_sum(a, b, 1);
-  if (a < kAsymptotic) {
-    return direct_sum(a, kAsymptotic, 1) + digamma_diff(kAsymptotic, b);
-  }
-  return std::log1p((b - a) / a) + phi_diff_series(a, b);
-}
-
-// psi'(a) - psi'(b) = sum_{k=a}^{b-1} 1/k^2 for whole numbers 1 <= a <= b.
-inline double trigamma_diff(double a, double b) {
-  using namespace stats_detail;
-  if (b - a <= kDirect) return direct_sum(a, b, 2);
-  if (a < kAsymptotic) {
-    return direct_sum(a, kAsymptotic, 2) + trigamma_diff(kAsymptotic, b);
-  }
-  return trigamma_diff_series(a, b);
-}
-
-// (psi(b) - log b) - (psi(a) - log a) for whole numbers 1 <= a <= b.
-inline double phi_diff(double a, double b) {
-  using namespace stats_detail;
-  if (a >= kAsymptotic) return phi_diff_series(a, b);
-  // here the result is at least of the order 1/(2a) >= 1/40: no cancellation
-  return digamma_diff(a, b) - std::log(b / a);
-}
 
 // H_n - H_{n-r}: the alpha weight of rank r among n (no ties).
 inline double harmonic_diff(double n, double r) {
@@ -139,10 +70,41 @@ struct NeumaierSum {
   double value() const { return sum + comp; }
 };
 
-// E[w(r)] for r = 1 + Bin(n - 1, beta), beta in [0, 1). The terms are
-// centred on the weight at the mode, so the compensated sums carry only the
-// small deviations w(r) - w(mode).
-inline double expected_weight(Estimator est, double beta, double n) {
+// log(pmf(m + d) / pmf(m)) for the Bin(N, beta) distribution, any whole d
+// with 0 <= m + d <= N, without the cancellation of lgamma at large N:
+// differences of lgamma written as d log x + log_rising_excess(x, d).
+inline double binomial_log_ratio(double N, double beta, double m, double d) {
+  if (d == 0.0) return 0.0;
+  if (d > 0.0) {
+    const double x = N - m + 1.0 - d;  // lgamma(N-m+1) - lgamma(x)
+    return d * std::log((x * beta) / ((m + 1.0) * (1.0 - beta))) -
+           log_rising_excess(m + 1.0, d) + log_rising_excess(x, d);
+  }
+  const double e = -d, y = m - e + 1.0;  // lgamma(m+1) - lgamma(y)
+  return e * std::log((y * (1.0 - beta)) / ((N - m + 1.0) * beta)) +
+         log_rising_excess(y, e) - log_rising_excess(N - m + 1.0, e);
+}
+
+namespace stats_detail {
+
+// Binomial sums with a standard deviation above kStrideSd take every h-th
+// term, h = floor(sd / kStridePerSd). The summand is analytic and varies on
+// the scale of sd, so by Poisson summation the error of the strided sum
+// relative to the full one is of the order exp(-2 pi^2 kStridePerSd^2),
+// far below rounding; the full sum would need about 22 sd terms.
+constexpr double kStrideSd = 4096.0;
+constexpr double kStridePerSd = 64.0;
+
+}  // namespace stats_detail
+
+// E[w(r)] for r = 1 + Bin(n - 1, beta), beta in [0, 1), n <= 2^53. The
+// terms are centred on the weight at the mode, so the compensated sums carry
+// only the small deviations w(r) - w(mode). Terms below e^-60 of the mode
+// are dropped; wide distributions are summed on a stride (see kStrideSd),
+// so at most about 3,000 terms are evaluated for any n. `stride = false`
+// forces the full sum (for tests).
+inline double expected_weight(Estimator est, double beta, double n,
+                              bool stride = true) {
   if (est == Estimator::trapezoid) return std::nan("");
   const double N = n - 1.0;
   if (N <= 0.0 || beta <= 0.0) return weight_of_rank(est, 1.0, n);
@@ -152,6 +114,20 @@ inline double expected_weight(Estimator est, double beta, double n) {
   const double w_mode = weight_of_rank(est, mode + 1.0, n);
   NeumaierSum num, den;
   den.add(1.0);
+  const double sd = std::sqrt(N * beta * (1.0 - beta));
+  if (stride && sd > stats_detail::kStrideSd) {
+    const double h = std::floor(sd / stats_detail::kStridePerSd);
+    for (double dir : {1.0, -1.0}) {
+      for (double d = dir * h; mode + d >= 0.0 && mode + d <= N; d += dir * h) {
+        const double lt = binomial_log_ratio(N, beta, mode, d);
+        if (lt < stats_detail::kLogCutoff) break;
+        const double t = std::exp(lt);
+        num.add(t * (weight_of_rank(est, mode + d + 1.0, n) - w_mode));
+        den.add(t);
+      }
+    }
+    return w_mode + num.value() / den.value();
+  }
   // upwards: pmf(k) / pmf(k - 1) = (N - k + 1) / k * beta / (1 - beta)
   double lt = 0.0;
   for (double k = mode + 1.0; k <= N; k += 1.0) {

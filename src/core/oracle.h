@@ -15,13 +15,28 @@
 // when c is not an integer, one last group with the fractional remainder
 // (placed least confident within the block). With integer weights this is
 // exactly the data with rows repeated.
+//
+// aurc_oracle() does not visit those units one by one (a case weight of
+// 1e16 would loop 1e16 times): a run of K > 64 units of equal loss l enters
+// each estimator in closed form at group level,
+//   alpha      sum_j (S + j l) / (A + j) = K l + (S - A l)(psi(A+K+1) - psi(A+1))
+//   trapezoid  the same sum of risks, minus half the last, plus half the
+//              previous risk
+//   sele       l sum_j (B + j) / n = l (K B + K (K + 1) / 2) / n (2sele: twice)
+//   alpha'     l sum_j -log(1 - (B + j) / (n + 1))
+//              = l (-K log1p(-(B + K) / (n + 1)) - log_rising_excess(x, K)),
+//              x = n + 1 - B - K
+// with A, S the count and loss above the run and B the count below it;
+// shorter runs are visited unit by unit, exactly as OracleSource does.
 #ifndef AURC_CORE_ORACLE_H
 #define AURC_CORE_ORACLE_H
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "aurc.h"
+#include "special.h"
 
 namespace aurc {
 
@@ -58,10 +73,122 @@ OracleSource<LossSource> oracle_source(const LossSource& by_loss) {
   return OracleSource<LossSource>{by_loss};
 }
 
-// AURC* of one estimator; n is the total (weighted) count.
+namespace oracle_detail {
+
+constexpr double kUnitLoop = 64.0;  // runs this short are visited unit by unit
+
+// Oracle alpha: most confident (lowest loss) first, units then remainder.
+template <class LossSource>
+double alpha(const LossSource& by_loss, double n) {
+  double above = 0.0, loss_above = 0.0, acc = 0.0;
+  auto step = [&](double c, double s) {
+    above += c;
+    loss_above += s;
+    acc += c * loss_above / above;
+  };
+  by_loss.ascending([&](double c, double s) {
+    if (!(c > 0.0)) return;
+    const double l = s / c, whole = std::floor(c), rem = c - whole;
+    if (whole <= kUnitLoop) {
+      for (double k = 0.0; k < whole; k += 1.0) step(1.0, l);
+    } else {
+      acc += whole * l + (loss_above - above * l) *
+                             digamma_diff(above + 1.0, above + whole + 1.0);
+      above += whole;
+      loss_above += whole * l;
+    }
+    if (rem > 0.0) step(rem, rem * l);
+  });
+  return acc / n;
+}
+
+// Oracle trapezoid rule over the selective risk curve (as aurc_trapezoid).
+template <class LossSource>
+double trapezoid(const LossSource& by_loss, double n) {
+  double area = 0.0, above = 0.0, loss_above = 0.0, prev = 0.0;
+  bool first = true;
+  auto step = [&](double c, double s) {
+    above += c;
+    loss_above += s;
+    const double risk = loss_above / above;
+    area += (c / n) * (first ? risk : 0.5 * (risk + prev));
+    first = false;
+    prev = risk;
+  };
+  by_loss.ascending([&](double c, double s) {
+    if (!(c > 0.0)) return;
+    const double l = s / c, whole = std::floor(c), rem = c - whole;
+    if (whole <= kUnitLoop) {
+      for (double k = 0.0; k < whole; k += 1.0) step(1.0, l);
+    } else if (first) {
+      // every unit has risk l; the first counts its full width
+      area += whole * l / n;
+      above = whole;
+      loss_above = whole * l;
+      prev = l;
+      first = false;
+    } else {
+      const double risks =
+          whole * l + (loss_above - above * l) *
+                          digamma_diff(above + 1.0, above + whole + 1.0);
+      above += whole;
+      loss_above += whole * l;
+      const double last = loss_above / above;
+      area += (risks - 0.5 * last + 0.5 * prev) / n;
+      prev = last;
+    }
+    if (rem > 0.0) step(rem, rem * l);
+  });
+  return area;
+}
+
+// Oracle rank-weighted estimators: least confident (highest loss) first,
+// remainder then units.
+template <class LossSource>
+double rank_weighted(Estimator est, const LossSource& by_loss, double n) {
+  double below = 0.0, acc = 0.0;
+  auto step = [&](double c, double s) {
+    below += c;
+    acc += rank_weight(est, below, n) * s;
+  };
+  by_loss.descending([&](double c, double s) {
+    if (!(c > 0.0)) return;
+    const double l = s / c, whole = std::floor(c), rem = c - whole;
+    if (rem > 0.0) step(rem, rem * l);
+    if (whole <= kUnitLoop) {
+      for (double k = 0.0; k < whole; k += 1.0) step(1.0, l);
+      return;
+    }
+    double sum;  // sum_{j=1}^{whole} w(below + j)
+    if (est == Estimator::alpha_prime) {
+      // x >= 1 exactly; rounding of huge counts must not push it below
+      const double x = std::max(1.0, n + 1.0 - below - whole);
+      const double q = (below + whole) / (n + 1.0);
+      const double log_x = q < 0.5 ? std::log1p(-q) : std::log(x / (n + 1.0));
+      sum = -whole * log_x - log_rising_excess(x, whole);
+    } else {
+      sum = (whole * below + 0.5 * whole * (whole + 1.0)) / n;
+      if (est == Estimator::two_sele) sum *= 2.0;
+    }
+    acc += l * sum;
+    below += whole;
+  });
+  return acc / n;
+}
+
+}  // namespace oracle_detail
+
+// AURC* of one estimator; n is the total (weighted) count. Equal to
+// aurc_estimate(est, oracle_source(by_loss), n) up to rounding, in time
+// linear in the number of loss groups whatever the weights.
 template <class LossSource>
 double aurc_oracle(Estimator est, const LossSource& by_loss, double n) {
-  return aurc_estimate(est, oracle_source(by_loss), n);
+  if (!(n > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  switch (est) {
+    case Estimator::alpha: return oracle_detail::alpha(by_loss, n);
+    case Estimator::trapezoid: return oracle_detail::trapezoid(by_loss, n);
+    default: return oracle_detail::rank_weighted(est, by_loss, n);
+  }
 }
 
 // The asymptotic optimum of Geifman et al. for binary failures with error

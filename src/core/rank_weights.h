@@ -37,7 +37,14 @@ inline bool parse_estimator(const std::string& name, Estimator& out) {
 // Weight of a group with max rank r among n, for the rank-only estimators.
 inline double rank_weight(Estimator est, double r, double n) {
   switch (est) {
-    case Estimator::alpha_prime: return -std::log1p(-r / (n + 1.0));
+    case Estimator::alpha_prime: {
+      // log((n + 1) / (n + 1 - r)); the second form keeps the top rank
+      // finite when n + 1 rounds to n or the running count r rounds above
+      // the total n (weighted counts beyond 2^53)
+      const double q = r / (n + 1.0);
+      if (q < 0.5) return -std::log1p(-q);
+      return std::log1p(n) - std::log1p(n > r ? n - r : 0.0);
+    }
     case Estimator::sele: return r / n;
     case Estimator::two_sele: return 2.0 * r / n;
     default: return std::nan("");

@@ -328,6 +328,57 @@ void test_oracle() {
   CHECK(std::isnan(aurc::naurc_value(0.3, 0.2, 0.2)));
 }
 
+// The closed forms of aurc_oracle() against the unit-by-unit OracleSource
+// (the definition: integer weights are repeated rows) on weights large
+// enough to take the closed forms, fractional ones included.
+void test_oracle_closed_form() {
+  std::mt19937_64 rng(15);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int rep = 0; rep < 20; ++rep) {
+    const std::size_t n = 1 + rng() % 12;
+    std::vector<double> loss(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      loss[i] = rep % 2 ? double(rng() % 3) : std::floor(u(rng) * 40) / 8;
+      w[i] = double(rng() % 3000);
+      if (rep % 3 == 0) w[i] += 0.25 * double(rng() % 4);  // fractional
+      if (rep % 5 == 0 && i == 0) w[i] = 0;
+    }
+    aurc::Presorted pl;
+    aurc::presort(loss.data(), n, pl);
+    const aurc::PresortedGroups by_loss{pl, loss.data(), w.data()};
+    const double total = aurc::total_count(by_loss);
+    if (!(total > 0)) continue;
+    for (auto est : {aurc::Estimator::alpha, aurc::Estimator::alpha_prime,
+                     aurc::Estimator::sele, aurc::Estimator::two_sele,
+                     aurc::Estimator::trapezoid}) {
+      const double fast = aurc::aurc_oracle(est, by_loss, total);
+      const double units =
+          aurc::aurc_estimate(est, aurc::oracle_source(by_loss), total);
+      CHECK(close(fast, units, 1e-12));
+    }
+  }
+  // huge weights: closed forms, finite, no loop; the oracle AURC of a
+  // binary loss is sum_j j / (c0 + j) / n over the c1 failures
+  std::vector<double> loss = {0.0, 1.0};
+  std::vector<double> w = {1e16, 3e15};
+  aurc::Presorted pl;
+  aurc::presort(loss.data(), 2, pl);
+  const aurc::PresortedGroups by_loss{pl, loss.data(), w.data()};
+  const double n = 1.3e16, c0 = 1e16, c1 = 3e15;
+  const double expect =
+      (c1 - c0 * (std::log((c0 + c1) / c0))) / n;  // H differences ~ log
+  CHECK(close(aurc::aurc_oracle(aurc::Estimator::alpha, by_loss, n), expect,
+              1e-9));
+  for (auto est : {aurc::Estimator::alpha_prime, aurc::Estimator::sele,
+                   aurc::Estimator::trapezoid}) {
+    const double v = aurc::aurc_oracle(est, by_loss, n);
+    CHECK(std::isfinite(v) && v >= 0.0 && v <= 1.0);
+  }
+  // sele: failures take the lowest ranks 1..c1
+  CHECK(close(aurc::aurc_oracle(aurc::Estimator::sele, by_loss, n),
+              (c1 * (c1 + 1) / 2) / (n * n), 1e-12));
+}
+
 void test_contributions() {
   const std::size_t n = 7;
   std::vector<double> a(n), t(n), st(n);
@@ -939,6 +990,63 @@ void test_digamma_trigamma_diff() {
   }
 }
 
+// The helpers on non-integer arguments and runs of any length end and agree
+// with sums in long double.
+void test_special_real_arguments() {
+  const double as[] = {0.25, 1.5, 7.75, 19.9, 20.5, 1234.125, 1e12 + 0.5};
+  const double ms[] = {0, 1, 63, 64, 65, 300, 100000};
+  for (double a : as) {
+    for (double m : ms) {
+      long double h = 0, t = 0, e = 0;
+      for (long i = long(m) - 1; i >= 0; --i) {
+        h += 1.0L / (a + i);
+        t += 1.0L / (((long double)a + i) * (a + i));
+        e += std::log1p((long double)i / a);
+      }
+      CHECK(std::fabs(aurc::digamma_diff(a, a + m) - double(h)) <=
+            1e-13 * double(h));
+      CHECK(std::fabs(aurc::trigamma_diff(a, a + m) - double(t)) <=
+            1e-13 * double(t));
+      CHECK(std::fabs(aurc::log_rising_excess(a, m) - double(e)) <=
+            1e-12 * double(e) + 1e-300);
+    }
+  }
+  // beyond 2^53 the run still ends (the loop counts iterations)
+  CHECK(aurc::digamma_diff(1e17, 1e17 + 32) > 0);
+  CHECK(aurc::trigamma_diff(1e17, 1e17 + 32) > 0);
+  CHECK(aurc::digamma_diff(9e15, 9e15 + 3) > 0);
+}
+
+// The strided binomial sum equals the full one, and huge n is fast.
+void test_expected_weight_stride() {
+  for (auto est : {aurc::Estimator::alpha, aurc::Estimator::alpha_prime,
+                   aurc::Estimator::sele}) {
+    for (double beta : {0.3, 0.5, 0.97}) {
+      const double n = 2e8;
+      const double full = aurc::expected_weight(est, beta, n, false);
+      const double fast = aurc::expected_weight(est, beta, n, true);
+      CHECK(std::fabs(fast - full) <= 1e-12 * std::fabs(full) + 1e-15);
+    }
+  }
+  // n near 2^53: terminates with a bias close to 0 for alpha (unbiased in
+  // the limit)
+  const double b = aurc::weight_bias(aurc::Estimator::alpha, 0.5, 9e15);
+  CHECK(std::isfinite(b) && std::fabs(b) < 1e-9);
+  // the log pmf ratio agrees with lgamma in long double at moderate N
+  const double N = 5000, beta = 0.3, m = 1500;
+  for (double d : {-400.0, -3.0, 5.0, 250.0}) {
+    const long double k = m + d;
+    const long double ref = std::lgamma((long double)m + 1) -
+                            std::lgamma(k + 1) +
+                            std::lgamma((long double)N - m + 1) -
+                            std::lgamma((long double)N - k + 1) +
+                            d * std::log((long double)beta) -
+                            d * std::log1p(-(long double)beta);
+    CHECK(std::fabs(aurc::binomial_log_ratio(N, beta, m, d) - double(ref)) <=
+          1e-9 * std::fabs(double(ref)));
+  }
+}
+
 // E[w(1 + K)], K ~ Bin(n - 1, beta), by the full sum with lgamma
 double brute_expected_weight(aurc::Estimator est, double beta, long n) {
   long double acc = 0, mass = 0;
@@ -1058,6 +1166,9 @@ int main() {
   test_adaptive_random();
   test_bin_stats();
   test_digamma_trigamma_diff();
+  test_special_real_arguments();
+  test_expected_weight_stride();
+  test_oracle_closed_form();
   test_weight_bias_mse();
   test_batch_study();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,

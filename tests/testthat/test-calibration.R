@@ -543,3 +543,25 @@ test_that("print shows a few columns in plain numbers; the full table stays", {
   expect_identical(ncol(full), 11L)
   expect_identical(full$accuracy_upper, bins$accuracy_upper)
 })
+
+test_that("ece_vec() and mce_vec() equal the errors of the full bin table", {
+  # the metric path skips the tables; it must keep their arithmetic
+  set.seed(151)
+  conf <- round(stats::runif(500), 2)
+  correct <- stats::rbinom(500, 1, conf)
+  w <- stats::rexp(500)
+  for (b in c("adaptive", "equal_width", "equal_mass")) {
+    tab <- calibration_bins(conf, correct, binning = b, case_weights = w)
+    expect_identical(
+      ece_vec(conf, correct, binning = b, case_weights = w),
+      attr(tab, "ece")
+    )
+    expect_identical(
+      mce_vec(conf, correct, binning = b, case_weights = w),
+      attr(tab, "mce")
+    )
+  }
+  tab <- calibration_bins(conf, correct, binning = "ding2020")
+  expect_identical(ece_vec(conf, correct, binning = "ding2020"),
+    attr(tab, "ece"))
+})

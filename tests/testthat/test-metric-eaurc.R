@@ -126,6 +126,61 @@ test_that("integer case weights equal repeated rows", {
   }
 })
 
+test_that("large weights take the closed-form oracle and equal repeated rows", {
+  set.seed(54)
+  n <- 12
+  d <- random_tied_data(n)
+  d$loss <- round(d$loss, 1)
+  # weights above 64 take the closed forms of the oracle at group level
+  w <- sample(c(0, 70, 150, 333), n, replace = TRUE)
+  w[1] <- 400
+  rs <- rep(d$score, w)
+  rl <- rep(d$loss, w)
+  for (est in estimators) {
+    expect_rel_equal(
+      eaurc_vec(d$score, d$loss, estimator = est, case_weights = w),
+      eaurc_vec(rs, rl, estimator = est)
+    )
+    # the literal O(n^2) definition (SPEC Sec. 4) on the repeated rows
+    expect_rel_equal(
+      eaurc_vec(d$score, d$loss, estimator = est, case_weights = w),
+      literal_aurc(rs, rl, estimator = est) -
+        literal_aurc_oracle(rl, estimator = est),
+      tol = 1e-10
+    )
+  }
+  # fractional weights: the unit split of SPEC Sec. 4 with a remainder
+  wf <- w + 0.5
+  for (est in estimators) {
+    expect_rel_equal(
+      eaurc_vec(d$score, d$loss, estimator = est, case_weights = wf),
+      literal_aurc(d$score, d$loss, wf, estimator = est) -
+        literal_aurc_oracle(d$loss, wf, estimator = est),
+      tol = 1e-10
+    )
+  }
+})
+
+test_that("huge case weights neither hang nor lose the value", {
+  # used to loop once per unit of weight
+  w <- c(1e16, 1, 1)
+  for (est in estimators) {
+    v <- eaurc_vec(c(0.9, 0.8, 0.1), c(0, 1, 0), estimator = est,
+      case_weights = w
+    )
+    expect_true(is.finite(v))
+    expect_true(is.finite(naurc_vec(c(0.9, 0.8, 0.1), c(0, 1, 0),
+      estimator = est, case_weights = w
+    )))
+  }
+  # scaling every weight by 1e12 changes the oracle alpha by O(1 / n) only
+  s <- c(0.9, 0.8, 0.7, 0.1)
+  l <- c(0, 1, 0, 1)
+  big <- eaurc_vec(s, l, case_weights = c(3, 1, 2, 5) * 1e12)
+  bigger <- eaurc_vec(s, l, case_weights = c(3, 1, 2, 5) * 1e13)
+  expect_equal(big, bigger, tolerance = 1e-9)
+})
+
 test_that("data-frame forms name the estimator and optimum", {
   df <- data.frame(s = c(3, 2, 1, 0), l = c(1, 0, 0, 1))
   res <- eaurc(df, s, l, estimator = "sele", optimum = "asymptotic")

@@ -317,14 +317,15 @@ test_that("p-values shrink as the number of replicates grows", {
   expect_lt(best(large), best(small))
 })
 
-test_that("thread count is capped by the option and OMP_THREAD_LIMIT", {
-  expect_identical(resolve_threads(4), 4L)
-  withr::with_options(list(aurc.threads = 2), {
-    expect_identical(resolve_threads(4), 2L)
-  })
-  withr::with_envvar(c(OMP_THREAD_LIMIT = "1"), {
-    expect_identical(resolve_threads(2), 1L)
-  })
+test_that("an absurd thread count is capped, not passed to OpenMP", {
+  d <- ranking_data(n = 8, methods = c("a", "b"))
+  expect_message(
+    rk <- bootstrap_ranking(d, method, case, score, loss, times = 5,
+      threads = 1e9
+    ),
+    class = "aurc_message_threads"
+  )
+  expect_lte(rk$settings$threads, parallel::detectCores())
 })
 
 test_that("bad input gives classed errors", {

@@ -1,0 +1,233 @@
+# Fuzzing every exported function with hostile input (issue 15).
+#
+# HOW TO ADD AN EXPORT: add one line to fuzz_table() below, naming the
+# function and a valid call's arguments (as they would be typed; the
+# fixtures S, L, FL, W, DF, RK, P, Z, Y and V of fuzz_fixtures() can be
+# used). Every argument listed is replaced in turn by each hostile value of
+# fuzz_values(); the others stay valid. test-fuzz.R fails while an export
+# has no line here (or in fuzz_exempt with a reason).
+
+# Valid inputs shared by the calls; evaluated in the child process.
+fuzz_fixtures <- function() {
+  S <- c(0.9, 0.8, 0.8, 0.7, 0.6, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05)
+  L <- c(0, 0, 1, 0, 0.5, 1, 0, 1, 0, 1, 1, 0)
+  FL <- c(0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0)
+  W <- c(1, 2, 1, 1, 3, 1, 1, 1, 2, 1, 1, 1)
+  DF <- data.frame(s = S, l = L, f = FL, w = W, conf = S, cor = 1 - FL)
+  RK <- data.frame(
+    method = rep(c("a", "b"), each = 12), case = rep(1:12, 2),
+    score = c(S, rev(S)), loss = c(FL, FL)
+  )
+  P <- matrix(c(0.7, 0.2, 0.1, 0.3, 0.3, 0.4, 0.1, 0.8, 0.1), 3, byrow = TRUE)
+  Z <- log(P)
+  Y <- c(1, 3, 2)
+  V <- cbind(a = c(0.1, 0.2, 0.15, 0.12), b = c(0.2, 0.1, 0.3, 0.25))
+  environment()
+}
+
+# One entry per export: the arguments of a valid call.
+# nolint start: line_length_linter. One line per export.
+fuzz_table <- function() {
+  list(
+    aurc_vec = alist(score = S, loss = L, estimator = "alpha", na_rm = FALSE, case_weights = W),
+    aurc = alist(data = DF, score = s, loss = l, estimator = "sele", case_weights = NULL),
+    aurc_weights = alist(score = S, estimator = "alpha", case_weights = W),
+    augrc_vec = alist(score = S, loss = L, method = "trapezoid", case_weights = W),
+    augrc = alist(data = DF, score = s, loss = l, method = "step"),
+    augrc_identity = alist(score = S, failure = FL, case_weights = W),
+    eaurc_vec = alist(score = S, loss = L, estimator = "alpha", optimum = "exact", case_weights = W),
+    eaurc = alist(data = DF, score = s, loss = f, optimum = "asymptotic"),
+    eaugrc_vec = alist(score = S, failure = FL, case_weights = W),
+    eaugrc = alist(data = DF, score = s, failure = f),
+    naurc_vec = alist(score = S, loss = L, estimator = "alpha_prime", case_weights = W),
+    naurc = alist(data = DF, score = s, loss = l),
+    failure_auroc_vec = alist(score = S, failure = FL, case_weights = W),
+    failure_auroc = alist(data = DF, score = s, failure = f),
+    failure_aupr_vec = alist(score = S, failure = FL, case_weights = W),
+    failure_aupr = alist(data = DF, score = s, failure = f),
+    risk_at_coverage_vec = alist(score = S, loss = L, coverage = 0.5, case_weights = W),
+    risk_at_coverage = alist(data = DF, score = s, loss = l, coverage = 0.5),
+    coverage_at_risk_vec = alist(score = S, loss = L, risk = 0.3, case_weights = W),
+    coverage_at_risk = alist(data = DF, score = s, loss = l, risk = 0.3),
+    selective_metrics_vec = alist(score = S, loss = FL, metrics = c("aurc", "naurc"), coverage = 0.5, case_weights = W),
+    selective_metrics = alist(data = DF, score = s, loss = f, metrics = c("augrc", "eaurc")),
+    rc_curve_vec = alist(score = S, loss = L, case_weights = W),
+    rc_curve = alist(data = DF, score = s, loss = l),
+    contribution_curve = alist(n = 10),
+    confidence_score = alist(x = Z, type = "msp", from = "logits", temperature = 1, p = 2),
+    selective_loss = alist(probs = P, labels = Y, type = "brier", temperature = 1),
+    fit_temperature = alist(logits = Z, labels = Y, interval = c(0.01, 100), tol = 1e-8),
+    top_label = alist(probs = P, labels = Y),
+    weight_bias = alist(beta = 0.5, n = 100, estimator = "alpha"),
+    weight_mse = alist(rank = 3, n = 100, estimator = "sele"),
+    weight_mse_bound = alist(beta = 0.5, n = 100),
+    mean_weight_mse = alist(n = 100, estimator = "alpha_prime"),
+    aurc_batch_study = alist(score = S, loss = L, batch_sizes = c(2, 4), times = 2),
+    plot_weight_bias = alist(n = c(10, 100), beta = c(0.1, 0.5)),
+    plot_weight_mse_bound = alist(n = 1:5, beta = c(0.5, 0.9), log_n = FALSE),
+    bootstrap_ranking = alist(data = RK, method = method, case = case, score = score, loss = loss, times = 10, threads = 1, alpha = 0.05),
+    rank_replicates = alist(values = V, direction = "lower", metric = "m", alpha = 0.05),
+    calibration_bins = alist(confidence = S, correct = 1 - FL, binning = "equal_width", n_bins = 5, case_weights = W),
+    ece_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, min_remaining = 2, case_weights = W),
+    ece = alist(data = DF, confidence = conf, correct = cor, binning = "equal_mass", n_bins = 3),
+    mce_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, case_weights = W),
+    mce = alist(data = DF, confidence = conf, correct = cor, breaks = c(0, 0.5, 1)),
+    inject_failures = alist(score = S, failure = FL, m = 2),
+    example_predictions = alist(models = "lda", seeds = 1, format = "long")
+  )
+}
+# nolint end
+
+# Exports that are not fuzzed, with the reason.
+fuzz_exempt <- c(
+  autoplot = "the generic re-exported from ggplot2; its methods are fuzzed through the objects above"
+)
+
+# Hostile values for an argument whose valid value is `valid`. The quick
+# set is always run; the full set (AURC_FUZZ_FULL=true) adds more.
+fuzz_values <- function(valid, full = FALSE) {
+  n <- length(valid)
+  quick <- list(NULL, NA, Inf, -1, 1e308, 2^31, "a", numeric(0))
+  if (is.numeric(valid) && n > 1) {
+    quick <- c(quick, list(replace(valid, 2, NA), rep(1e16, n), valid[-1]))
+  }
+  if (!full) return(quick)
+  more <- list(
+    NaN, -Inf, 0, 1e9, list(1), TRUE, -1e308, 1e-320, 0.5, 1e16, c(1, NA),
+    factor("a"), matrix(1:4, 2), data.frame(), data.frame(x = 1),
+    function(x) x, character(0), NA_character_, 3 + 1i, as.raw(1),
+    rep(1, 1e5), list(), quote(x)
+  )
+  if (is.numeric(valid) && n > 1) {
+    more <- c(more, list(
+      rep(Inf, n), rep(-1, n), rep(0, n), rep(NaN, n), rep(1e308, n),
+      rep(-Inf, n), c(valid, 1), as.character(valid), rev(valid),
+      rep(NA_real_, n), valid * 1e300, rep(.Machine$double.xmin, n)
+    ))
+  }
+  c(quick, more)
+}
+
+# Every call of the table with one argument replaced by a hostile value;
+# a list of list(label, call).
+fuzz_calls <- function(full = FALSE, fixtures = fuzz_fixtures()) {
+  table <- fuzz_table()
+  out <- list()
+  for (fn in names(table)) {
+    args <- table[[fn]]
+    target <- call("::", as.name("aurc"), as.name(fn))
+    out[[length(out) + 1]] <- list(
+      label = paste0(fn, "(valid)"), call = as.call(c(target, args))
+    )
+    for (a in names(args)) {
+      valid <- tryCatch(eval(args[[a]], fixtures), error = function(e) NULL)
+      vals <- fuzz_values(valid, full)
+      for (k in seq_along(vals)) {
+        new_args <- args
+        if (is.null(vals[[k]])) {
+          new_args[a] <- list(NULL)
+        } else {
+          new_args[[a]] <- vals[[k]]
+        }
+        out[[length(out) + 1]] <- list(
+          label = sprintf("%s(%s = <hostile %d>)", fn, a, k),
+          call = as.call(c(target, new_args))
+        )
+      }
+    }
+  }
+  out
+}
+
+# Runs calls in the current process with a time limit each. Returns a
+# character vector: "" where the call behaved (a value, or only aurc
+# conditions), otherwise what went wrong. Self-contained: runs in a child.
+fuzz_run_batch <- function(calls, fixtures, progress, limit) {
+  suppressPackageStartupMessages(library(aurc))
+  env <- fixtures()
+  res <- character(length(calls))
+  for (i in seq_along(calls)) {
+    cat(i, "\n", file = progress)
+    bad <- character()
+    setTimeLimit(elapsed = limit, transient = TRUE)
+    err <- tryCatch(
+      {
+        withCallingHandlers(
+          eval(calls[[i]]$call, env),
+          warning = function(w) {
+            if (!inherits(w, "aurc_warning")) {
+              bad <<- c(bad, paste("warning:", conditionMessage(w)))
+            }
+            invokeRestart("muffleWarning")
+          },
+          message = function(m) {
+            if (!inherits(m, "aurc_message")) {
+              bad <<- c(bad, paste("message:", conditionMessage(m)))
+            }
+            invokeRestart("muffleMessage")
+          }
+        )
+        ""
+      },
+      error = function(e) {
+        msg <- conditionMessage(e)
+        if (grepl("time limit", msg)) {
+          "hang: reached the time limit"
+        } else if (inherits(e, "aurc_error")) {
+          ""
+        } else {
+          paste("error not of class aurc_error:", msg)
+        }
+      }
+    )
+    setTimeLimit()
+    res[i] <- paste(c(err[nzchar(err)], bad), collapse = "; ")
+  }
+  res
+}
+
+# Runs all calls in `n_proc` child processes (callr), each call with a
+# time limit of `limit` seconds and each process with `timeout` seconds.
+# A process that dies (a crash) or hangs in C++ is reported with the call
+# it was running. Returns a data frame of the calls that misbehaved.
+fuzz_run <- function(calls, n_proc = 2, limit = 10, timeout = 300) {
+  fixtures <- fuzz_fixtures
+  environment(fixtures) <- globalenv()
+  runner <- fuzz_run_batch
+  environment(runner) <- globalenv()
+  chunks <- split(seq_along(calls), cut(seq_along(calls), n_proc,
+    labels = FALSE
+  ))
+  problems <- list()
+  for (idx in chunks) {
+    todo <- idx
+    while (length(todo)) {
+      progress <- tempfile()
+      res <- tryCatch(
+        callr::r(runner,
+          args = list(calls[todo], fixtures, progress, limit),
+          timeout = timeout, libpath = .libPaths()
+        ),
+        error = function(e) e
+      )
+      if (!inherits(res, "error")) {
+        bad <- which(nzchar(res))
+        problems[[length(problems) + 1]] <- data.frame(
+          call = vapply(calls[todo[bad]], function(x) x$label, ""),
+          problem = res[bad], stringsAsFactors = FALSE
+        )
+        break
+      }
+      # the child died or hung: blame the call it was running, go on after it
+      at <- suppressWarnings(as.integer(utils::tail(readLines(progress), 1)))
+      if (length(at) == 0 || is.na(at)) at <- 1L
+      problems[[length(problems) + 1]] <- data.frame(
+        call = calls[[todo[at]]]$label,
+        problem = paste("the R process died or hung:", conditionMessage(res)),
+        stringsAsFactors = FALSE
+      )
+      todo <- todo[-seq_len(at)]
+    }
+  }
+  do.call(rbind, problems)
+}

@@ -1,0 +1,51 @@
+# Hostile input for every exported function (issue 15): no crash, no hang,
+# and no condition other than aurc_error / aurc_warning / aurc_message.
+# The calls are generated from fuzz_table() in helper-fuzz.R: adding an
+# export means adding one line there. The quick set always runs (a few
+# thousand calls in two child processes); AURC_FUZZ_FULL=true runs the full
+# set, one child process per function.
+
+test_that("every export has fuzz cases", {
+  exports <- getNamespaceExports("aurc")
+  covered <- c(names(fuzz_table()), names(fuzz_exempt))
+  missing <- setdiff(exports, covered)
+  expect(
+    length(missing) == 0,
+    paste0(
+      "Exports without fuzz cases (add a line to fuzz_table() in ",
+      "helper-fuzz.R): ", paste(missing, collapse = ", ")
+    )
+  )
+  # and no stale entries
+  expect_setequal(intersect(covered, exports), covered)
+})
+
+test_that("the valid call of every table entry succeeds quietly", {
+  fixtures <- fuzz_fixtures()
+  for (fn in names(fuzz_table())) {
+    call <- as.call(c(
+      call("::", as.name("aurc"), as.name(fn)), fuzz_table()[[fn]]
+    ))
+    expect_no_error(suppressWarnings(suppressMessages(eval(call, fixtures))))
+  }
+})
+
+test_that("hostile input never crashes, hangs or gives an unclassed error", {
+  skip_on_cran()
+  skip_if_not_installed("callr")
+  full <- identical(Sys.getenv("AURC_FUZZ_FULL"), "true")
+  calls <- fuzz_calls(full = full)
+  problems <- fuzz_run(calls,
+    n_proc = if (full) length(fuzz_table()) else 2,
+    limit = 10, timeout = if (full) 1200 else 300
+  )
+  shown <- if (is.null(problems)) character() else
+    utils::head(paste0(problems$call, ": ", problems$problem), 40)
+  expect(
+    is.null(problems) || nrow(problems) == 0,
+    paste0(
+      NROW(problems), " of ", length(calls), " hostile calls misbehaved:\n",
+      paste(shown, collapse = "\n")
+    )
+  )
+})
