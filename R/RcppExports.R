@@ -45,8 +45,16 @@ metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, 
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }
 
+metrics_grouped_impl <- function(score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk) {
+    .Call(`_aurc_metrics_grouped_impl`, score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk)
+}
+
 rc_curve_impl <- function(score, loss, case_weights) {
     .Call(`_aurc_rc_curve_impl`, score, loss, case_weights)
+}
+
+rc_curve_grouped_impl <- function(score, loss, case_weights, offsets) {
+    .Call(`_aurc_rc_curve_grouped_impl`, score, loss, case_weights, offsets)
 }
 
 contribution_impl <- function(n) {
