@@ -52,21 +52,16 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
     c("score", "loss", "case_weights")
   )
   groups <- data_groups(data)
-  parts <- lapply(seq_along(groups$rows), function(g) {
-    rows <- groups$rows[[g]]
-    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
-    part <- rc_curve_compute(v$score, v$loss, na_rm, v$case_weights, call)
-    if (!is.null(groups$keys)) {
-      for (nm in c("curve", "oracle", "random")) {
-        key <- groups$keys[rep(g, nrow(part[[nm]])), , drop = FALSE]
-        part[[nm]] <- tibble::as_tibble(c(key, part[[nm]]))
-      }
+  part <- rc_curve_groups(values$score, values$loss, values$case_weights,
+    groups$rows, na_rm, call
+  )
+  if (!is.null(groups$keys)) {
+    for (nm in c("curve", "oracle", "random")) {
+      key <- groups$keys[part$group[[nm]], , drop = FALSE]
+      part[[nm]] <- tibble::as_tibble(c(key, part[[nm]]))
     }
-    part
-  })
-  bind <- function(nm) do.call(rbind, lapply(parts, `[[`, nm))
-  new_rc_curve(
-    bind("curve"), bind("oracle"), bind("random"),
+  }
+  new_rc_curve(part$curve, part$oracle, part$random,
     group_vars = names(groups$keys)
   )
 }
@@ -76,7 +71,7 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
 rc_curve_vec <- function(score, loss, ..., na_rm = FALSE,
                          case_weights = NULL) {
   check_dots(...)
-  part <- rc_curve_compute(score, loss, na_rm, case_weights,
+  part <- rc_curve_groups(score, loss, case_weights, NULL, na_rm,
     rlang::current_env()
   )
   new_rc_curve(part$curve, part$oracle, part$random)
@@ -91,8 +86,11 @@ new_rc_curve <- function(curve, oracle, random, group_vars = NULL) {
 }
 
 # Validates like a metric, but a curve cannot be NA: missing values without
-# na_rm and empty input are errors.
-rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
+# na_rm and a group with no data are errors. `rows`: NULL (one curve) or the
+# row indices of every group; all curves come from one C++ call
+# (rc_curve_grouped_impl()). Returns the three tables and, in `group`, the
+# group of each of their rows.
+rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
   check_numeric_vector(score, "score", call = call)
   check_loss(loss, length(score), call = call)
   check_case_weights(case_weights, length(score), call = call)
@@ -106,11 +104,31 @@ rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
       class = "aurc_error_missing", call = call
     )
   }
-  input <- suppressWarnings(prepare_metric_input(
-    score, loss, case_weights,
-    na_rm = TRUE, call = call
-  ))
-  if (is.null(input)) {
+  score <- as.double(score)
+  loss <- as.double(loss)
+  case_weights <- as.double(case_weights)
+  sizes <- length(score)
+  if (!is.null(rows)) {
+    idx <- unlist(rows, use.names = FALSE)
+    sizes <- lengths(rows)
+    score <- score[idx]
+    loss <- loss[idx]
+    if (length(case_weights)) case_weights <- case_weights[idx]
+  }
+  n_groups <- length(sizes)
+  gid <- rep.int(seq_len(n_groups), sizes)
+  if (anyNA(score) || anyNA(loss)) {
+    keep <- !(is.na(score) | is.na(loss))
+    score <- score[keep]
+    loss <- loss[keep]
+    if (length(case_weights)) case_weights <- case_weights[keep]
+    gid <- gid[keep]
+    sizes <- tabulate(gid, n_groups)
+  }
+  res <- rc_curve_grouped_impl(
+    score, loss, case_weights, c(0, cumsum(as.double(sizes)))
+  )
+  if (!all(res$n > 0)) {
     abort_aurc(
       c(
         "Can't compute a curve without data.",
@@ -122,40 +140,55 @@ rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
       class = "aurc_error_no_data", call = call
     )
   }
-  res <- rc_curve_impl(input$score, input$loss, input$case_weights)
+  curve_group <- rep.int(seq_len(n_groups), res$size)
+  total <- res$n[curve_group]
   curve <- tibble::tibble(
     threshold = res$threshold, n_accepted = res$n_accepted,
-    coverage = res$n_accepted / res$n,
+    coverage = res$n_accepted / total,
     selective_risk = res$loss_accepted / res$n_accepted,
-    generalized_risk = res$loss_accepted / res$n
+    generalized_risk = res$loss_accepted / total
   )
+  last <- cumsum(res$size)
+  oracle <- oracle_curves(loss, case_weights, gid, res$n)
   list(
-    curve = curve,
-    oracle = oracle_curve(input$loss, input$case_weights, res$n),
-    random = tibble::tibble(mean_loss = sum(res$loss_accepted[
-      length(res$loss_accepted)
-    ]) / res$n)
+    curve = curve, oracle = oracle$curve,
+    random = tibble::tibble(mean_loss = res$loss_accepted[last] / res$n),
+    group = list(
+      curve = curve_group, oracle = oracle$group, random = seq_len(n_groups)
+    )
   )
 }
 
 # The curve of the oracle order (lowest loss most confident, every sample
-# its own threshold), thinned to at most `max_points` points for plotting.
-oracle_curve <- function(loss, case_weights, n, max_points = 2000) {
+# its own threshold) of every group, each thinned to at most `max_points`
+# points for plotting. `gid`: the group of each row (rows ordered by
+# group); `n`: the total weight of each group.
+oracle_curves <- function(loss, case_weights, gid, n, max_points = 2000) {
   w <- if (length(case_weights)) case_weights else rep(1, length(loss))
-  o <- order(loss)
-  keep <- w[o] > 0
-  o <- o[keep]
-  accepted <- cumsum(w[o])
-  loss_accepted <- cumsum(w[o] * loss[o])
-  m <- length(o)
-  idx <- if (m > max_points) {
-    unique(round(seq(1, m, length.out = max_points)))
-  } else {
-    seq_len(m)
+  o <- order(gid, loss)
+  o <- o[w[o] > 0]
+  group <- gid[o]
+  per_group <- function(x) {
+    if (length(n) == 1) return(cumsum(x))
+    unlist(lapply(split(x, group), cumsum), use.names = FALSE)
   }
-  tibble::tibble(
-    coverage = accepted[idx] / n,
-    selective_risk = loss_accepted[idx] / accepted[idx],
-    generalized_risk = loss_accepted[idx] / n
+  accepted <- per_group(w[o])
+  loss_accepted <- per_group(w[o] * loss[o])
+  m <- tabulate(group, length(n))
+  keep <- rep(TRUE, length(o))
+  start <- cumsum(m) - m
+  for (g in which(m > max_points)) {
+    local <- unique(round(seq(1, m[g], length.out = max_points)))
+    keep[start[g] + seq_len(m[g])] <- FALSE
+    keep[start[g] + local] <- TRUE
+  }
+  group <- group[keep]
+  list(
+    curve = tibble::tibble(
+      coverage = accepted[keep] / n[group],
+      selective_risk = loss_accepted[keep] / accepted[keep],
+      generalized_risk = loss_accepted[keep] / n[group]
+    ),
+    group = group
   )
 }
