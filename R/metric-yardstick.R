@@ -232,29 +232,33 @@ prob_metric_options <- function(info, env, call) {
   values <- list()
   if (!is.null(estimator)) {
     if (rlang::is_string(estimator) && estimator %in% yardstick_estimators) {
+      choices <- if (is.null(variant)) {
+        "this metric has one variant"
+      } else {
+        "{.or {.val {metric_option_choices(variant)}}}"
+      }
       warn_aurc(
         c(
           paste(
-            "{.arg estimator} = {.val {estimator}} is a yardstick averaging",
-            "estimator; {.fn {info$name}_prob} ignores it."
+            "{.fn {info$name}_prob} ignores {.code estimator = {.val",
+            "{estimator}}}, a yardstick averaging estimator."
           ),
           i = paste(
             "A selective metric is computed on the top-label loss of all",
-            "classes at once. Choose its variant with {.code estimator =}",
-            if (is.null(variant)) {
-              "(this metric has only one)."
-            } else {
-              "{.or {.val {metric_option_choices(variant)}}}."
-            }
-          )
+            "classes at once."
+          ),
+          i = paste0("Its variants: ", choices, ".")
         ),
         class = c("aurc_warning_ignored"), call = call
       )
     } else if (is.null(variant)) {
       abort_aurc(
         c(
-          "{.fn {info$name}_prob} has one variant; {.arg estimator} must be NULL.",
-          x = "It is {.obj_type_friendly {estimator}}."
+          paste(
+            "{.fn {info$name}_prob} has one variant; {.arg estimator} must",
+            "be {.code NULL}."
+          ),
+          x = "It is {.val {estimator}}."
         ),
         class = "aurc_error_value", call = call
       )
