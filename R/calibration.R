@@ -187,6 +187,7 @@ calibration_settings <- function(binning, binning_missing, n_bins,
     binning <- "custom"
     edges <- as.double(breaks)
   }
+  warn_ignored_binning_options(binning, call)
   list(
     binning = binning, n_bins = n_bins, conf_level = conf_level,
     z = round(stats::qnorm(1 - (1 - conf_level) / 2), 3),

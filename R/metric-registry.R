@@ -190,6 +190,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)
+  warn_if_swapped(score, loss, loss_arg, call = call)
 
   score <- as.double(score)
   loss <- as.double(loss)

@@ -110,7 +110,7 @@ confidence_score <- function(x, type = "msp", from = "logits", ...,
       class = "aurc_error_value"
     )
   }
-  if (from == "probs") check_probs(x)
+  if (from == "probs") check_probs(x) else warn_if_probs_as_logits(x)
   storage.mode(x) <- "double"
   scores_impl(x, as.integer(d), type, from == "logits", temperature,
     as.double(p)
