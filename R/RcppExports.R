@@ -25,6 +25,10 @@ calibration_scan_impl <- function(confidence, correct) {
     .Call(`_aurc_calibration_scan_impl`, confidence, correct)
 }
 
+calibration_grouped_impl <- function(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range) {
+    .Call(`_aurc_calibration_grouped_impl`, confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range)
+}
+
 weight_bias_impl <- function(beta, n, estimator) {
     .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
 }

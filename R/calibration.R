@@ -216,6 +216,12 @@ check_breaks <- function(breaks, call) {
 # `na_rm = FALSE`, or NULL when nothing is left.
 calibration_input <- function(confidence, correct, case_weights, na_rm,
                               settings, call) {
+  if (is.matrix(confidence)) {
+    # a probability matrix and class labels (R/calibration-df.R)
+    tl <- calibration_from_probs(confidence, correct, call)
+    confidence <- tl$confidence
+    correct <- tl$correct
+  }
   check_numeric_vector(confidence, "confidence", call = call)
   n <- length(confidence)
   check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
@@ -530,19 +536,11 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
   attr(calibration_table(input, settings, call), metric)
 }
 
+# All groups binned in one C++ call (R/calibration-df.R).
 calibration_metric_df <- function(data, confidence, correct, case_weights,
                                   settings, na_rm, metric, call) {
-  metric_df(
-    data,
-    columns = list(
-      confidence = confidence, correct = correct, case_weights = case_weights
-    ),
-    fn = function(confidence, correct, case_weights) {
-      calibration_metric(confidence, correct, case_weights, settings, na_rm,
-        metric, call
-      )
-    },
-    metric = metric, estimator = settings$binning, call = call
+  calibration_metric_groups(data, confidence, correct, case_weights,
+    settings, na_rm, metric, call
   )
 }
 

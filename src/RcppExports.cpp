@@ -87,6 +87,25 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// calibration_grouped_impl
+Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range);
+RcppExport SEXP _aurc_calibration_grouped_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type binning(binningSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type breaks(breaksSEXP);
+    Rcpp::traits::input_parameter< double >::type n_bins(n_binsSEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type min_remaining(min_remainingSEXP);
+    Rcpp::traits::input_parameter< double >::type min_range(min_rangeSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_grouped_impl(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range));
+    return rcpp_result_gen;
+END_RCPP
+}
 // weight_bias_impl
 Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
 RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
@@ -325,6 +344,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
+    {"_aurc_calibration_grouped_impl", (DL_FUNC) &_aurc_calibration_grouped_impl, 10},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},

@@ -171,16 +171,6 @@ double evaluate_metrics(const double* score, const double* loss,
   return achieved;
 }
 
-// Interrupt check for many small groups: the kernels call it once per
-// chunk, i.e. about once per call on a small group; R is asked only every
-// 256th time. Groups of a chunk or more use RInterrupt.
-struct ThrottledInterrupt {
-  std::size_t* calls;
-  void operator()() const {
-    if ((++*calls & 255u) == 0) Rcpp::checkUserInterrupt();
-  }
-};
-
 // Group boundaries: offsets[g] .. offsets[g + 1] (0-based, non-decreasing,
 // last = n). Checked before any access.
 std::vector<std::size_t> group_offsets(const Rcpp::NumericVector& offsets,
