@@ -2,6 +2,7 @@
 // per-bin sums. Inputs are validated (NA and zero weights removed) in R.
 #include "glue.h"
 #include "core/binning.h"
+#include "core/small_sort.h"
 
 using namespace aurc;
 
@@ -166,12 +167,12 @@ Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
     const std::size_t len = static_cast<std::size_t>(offsets[g + 1]) - b;
     const double* wg = w ? w + b : nullptr;
     if (len >= kChunk) {
-      calib_sort(confidence.begin() + b, correct.begin() + b, wg, len,
-                 adaptive, d, check);
+      calib_sort_any(confidence.begin() + b, correct.begin() + b, wg, len,
+                     adaptive, d, check);
     } else {
       throttled();
-      calib_sort(confidence.begin() + b, correct.begin() + b, wg, len,
-                 adaptive, d, NoCheck());
+      calib_sort_any(confidence.begin() + b, correct.begin() + b, wg, len,
+                     adaptive, d, throttled);
     }
     ends.clear();
     AdaptiveStatus res = AdaptiveStatus::ok;

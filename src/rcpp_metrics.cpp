@@ -7,6 +7,7 @@
 #include "core/curve.h"
 #include "core/failure.h"
 #include "core/oracle.h"
+#include "core/small_sort.h"
 
 using namespace aurc;
 
@@ -26,11 +27,11 @@ template <class Check>
 double score_groups(const double* score, const double* loss, const double* w,
                     std::size_t n, MetricWorkspace& ws, Check& check) {
   if (!w) {
-    sort_with_loss(score, loss, n, ws.sorted, check);
+    sort_with_loss_any(score, loss, n, ws.sorted, check);
     collect_groups(ws.sorted, ws.groups);
     return static_cast<double>(n);
   }
-  presort(score, n, ws.presorted, check);
+  presort_any(score, n, ws.presorted, check);
   collect_groups(PresortedGroups{ws.presorted, loss, w}, ws.groups);
   double total = 0.0;
   for (std::size_t i = 0; i < n; ++i) total += w[i];
@@ -57,11 +58,11 @@ void loss_groups(const double* loss, const double* w, std::size_t n,
     return;
   }
   if (!w) {
-    sort_with_loss(loss, loss, n, ws.sorted, check);
+    sort_with_loss_any(loss, loss, n, ws.sorted, check);
     collect_groups(ws.sorted, out);
     return;
   }
-  presort(loss, n, ws.presorted, check);
+  presort_any(loss, n, ws.presorted, check);
   collect_groups(PresortedGroups{ws.presorted, loss, w}, out);
 }
 
@@ -294,12 +295,12 @@ double append_rc_curve(const double* score, const double* loss,
   const std::vector<std::uint64_t>* keys;
   double total = 0.0;
   if (!w) {
-    sort_with_loss(score, loss, n, ws.sorted, check);
+    sort_with_loss_any(score, loss, n, ws.sorted, check);
     rc_curve_sums(ws.sorted, sums);
     keys = &ws.sorted.keys;
     total = static_cast<double>(n);
   } else {
-    presort(score, n, ws.presorted, check);
+    presort_any(score, n, ws.presorted, check);
     rc_curve_sums(PresortedGroups{ws.presorted, loss, w}, sums);
     keys = &ws.presorted.keys;
     for (std::size_t i = 0; i < n; ++i) total += w[i];
