@@ -140,31 +140,7 @@ prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
   call <- .env
   info <- metric_info(.name)
   metric <- paste0(.name, "_prob")
-  if (.vec) {
-    check_dots(..., call = call)
-    truth <- .env$truth
-    estimate <- .env$estimate
-    case_weights <- .env$case_weights
-    rows <- NULL
-    keys <- NULL
-  } else {
-    data <- .env$data
-    check_data_frame(data, call = call)
-    truth_quo <- rlang::eval_bare(quote(rlang::enquo(truth)), .env)
-    truth <- data[[select_columns(data, list(truth_quo), "truth", call)]]
-    cols <- select_columns(data, rlang::enquos(...), "...", call)
-    estimate <- if (length(cols) == 1) {
-      data[[cols]]
-    } else {
-      as.matrix(as.data.frame(data)[cols])
-    }
-    cw_quo <- rlang::eval_bare(quote(rlang::enquo(case_weights)), .env)
-    case_weights <- eval_column(data, cw_quo, "case_weights", call = call)
-    groups <- data_groups(data)
-    rows <- groups$rows
-    keys <- groups$keys
-  }
-  if (is.object(case_weights)) case_weights <- as.double(unclass(case_weights))
+  cols <- prob_metric_columns(.vec, .env, ..., call = call)
   opts <- prob_metric_options(info, .env, call)
   event_level <- check_choice(.env$event_level, c("first", "second"),
     arg = "event_level", call = call
@@ -172,13 +148,51 @@ prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
   score_type <- check_choice(.env$score_type, prob_score_types,
     arg = "score_type", call = call
   )
-  input <- prob_metric_input(truth, estimate, event_level, score_type, call)
+  input <- prob_metric_input(cols$truth, cols$estimate, event_level,
+    score_type, call
+  )
   res <- metrics_by_group(
-    input$score, input$loss, case_weights, rows, .name, opts, .env$na_rm,
+    input$score, input$loss, cols$case_weights, cols$rows, .name, opts,
+    .env$na_rm,
     call = call
   )
   if (.vec) return(res$values[[1]])
-  metric_tibble(keys, metric, metric_estimator_label(.name, opts), res$values)
+  metric_tibble(cols$keys, metric, metric_estimator_label(.name, opts),
+    res$values
+  )
+}
+
+# The truth, the probabilities, the case weights and the groups of a prob
+# metric: from the arguments of a `_vec` form, or selected in `data` (the
+# probability columns are the `...` of the data-frame form).
+prob_metric_columns <- function(vec, env, ..., call) {
+  if (vec) {
+    check_dots(..., call = call)
+    cw <- env$case_weights
+    if (is.object(cw)) cw <- as.double(unclass(cw))
+    return(list(
+      truth = env$truth, estimate = env$estimate, case_weights = cw,
+      rows = NULL, keys = NULL
+    ))
+  }
+  data <- env$data
+  check_data_frame(data, call = call)
+  truth_quo <- rlang::eval_bare(quote(rlang::enquo(truth)), env)
+  truth <- data[[select_columns(data, list(truth_quo), "truth", call)]]
+  cols <- select_columns(data, rlang::enquos(...), "...", call)
+  estimate <- if (length(cols) == 1) {
+    data[[cols]]
+  } else {
+    as.matrix(as.data.frame(data)[cols])
+  }
+  cw_quo <- rlang::eval_bare(quote(rlang::enquo(case_weights)), env)
+  cw <- eval_column(data, cw_quo, "case_weights", call = call)
+  if (is.object(cw)) cw <- as.double(unclass(cw))
+  groups <- data_groups(data)
+  list(
+    truth = truth, estimate = estimate, case_weights = cw,
+    rows = groups$rows, keys = groups$keys
+  )
 }
 
 # Column names selected by `quos` (tidyselect when installed; otherwise
