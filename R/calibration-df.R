@@ -185,21 +185,13 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
   if (any(res$status != 0)) {
     abort_ding2020(res$status[res$status != 0][1], call)
   }
-  bin_group <- rep.int(filled, res$size)
-  nonempty <- res$n > 0
-  gap <- abs(res$sum_correct / res$n - res$sum_confidence / res$n)
   ece <- rep(NA_real_, n_groups)
   mce <- rep(NA_real_, n_groups)
-  total <- rowsum(res$n, bin_group, reorder = FALSE)[, 1]
-  part <- rowsum(ifelse(nonempty, res$n * gap, 0), bin_group,
-    reorder = FALSE
-  )[, 1]
-  ece[filled] <- part / total
-  mce[filled] <- vapply(
-    split(ifelse(nonempty, gap, 0), factor(bin_group, levels = filled)),
-    max, numeric(1)
+  ece[filled] <- res$ece
+  mce[filled] <- res$mce
+  list(
+    bins = res, bin_group = rep.int(filled, res$size), ece = ece, mce = mce
   )
-  list(bins = res, bin_group = bin_group, ece = ece, mce = mce)
 }
 
 # The per-bin table of calibration_bins() for every group at once.

@@ -116,7 +116,7 @@ Rcpp::NumericVector calibration_scan_impl(const Rcpp::NumericVector& confidence,
 // group g is rows offsets[g] .. offsets[g + 1] - 1 (validated, NA and zero
 // weights removed in R; every group non-empty). Same settings as
 // calibration_bins_impl(). Returns the per-bin sums of all groups one after
-// another, `size` (bins per group) and `status` per group.
+// another, and per group `size` (bins), `status`, `ece` and `mce`.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
                                     const Rcpp::NumericVector& correct,
@@ -154,7 +154,7 @@ Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
 
   const std::size_t n_groups = static_cast<std::size_t>(m - 1);
   std::vector<double> bn, sx, sy, lo, hi;
-  Rcpp::NumericVector size(n_groups);
+  Rcpp::NumericVector size(n_groups), ece(n_groups), mce(n_groups);
   Rcpp::IntegerVector status(n_groups);
   CalibSorted d;
   std::vector<std::size_t> ends;
@@ -191,10 +191,12 @@ Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
     lo.insert(lo.end(), st.min_x.begin(), st.min_x.end());
     hi.insert(hi.end(), st.max_x.begin(), st.max_x.end());
     size[g] = static_cast<double>(st.n.size());
+    calibration_errors(st, ece[g], mce[g]);
   }
   return Rcpp::List::create(
       Rcpp::Named("n") = bn, Rcpp::Named("sum_confidence") = sx,
       Rcpp::Named("sum_correct") = sy, Rcpp::Named("min_confidence") = lo,
       Rcpp::Named("max_confidence") = hi, Rcpp::Named("size") = size,
-      Rcpp::Named("status") = status);
+      Rcpp::Named("status") = status, Rcpp::Named("ece") = ece,
+      Rcpp::Named("mce") = mce);
 }
