@@ -77,13 +77,22 @@
 #' number of samples remaining (compared with `min_remaining`) are weighted
 #' sums; for equal-mass bins the sizes are. Samples of weight 0 are dropped.
 #'
-#' @param confidence Confidence of the predicted class, in `[0, 1]` (for
-#'   top-label calibration from a probability matrix see [top_label()]).
-#' @param correct Whether the prediction was correct: 0/1 or logical.
+#' @param confidence Confidence of the predicted class, in `[0, 1]`. Or a
+#'   probability matrix (one row per sample, one column per class, rows
+#'   summing to 1): top-label calibration, the confidence of a row is its
+#'   largest probability (see [top_label()]).
+#' @param correct Whether the prediction was correct: 0/1 or logical. With
+#'   a probability matrix in `confidence`, the true classes instead (numbers
+#'   `1..ncol(confidence)` or a factor), and a row is correct when its
+#'   largest probability (the first of tied maxima) is on its class.
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
 #'   `"ding2020"` (see Binnings).
-#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`.
+#' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`. An
+#'   option the chosen binning does not use (`n_bins` with the adaptive
+#'   binnings or `breaks`; `conf_level`, `min_remaining`, `min_range` with
+#'   the others), when given, is ignored with a warning of class
+#'   `aurc_warning_ignored`.
 #' @param conf_level Confidence level that sets `z` for the adaptive
 #'   binnings.
 #' @param min_remaining,min_range The adaptive binnings open no new bin when

@@ -32,6 +32,13 @@
 #' Ties share one threshold: tied samples are accepted or rejected together,
 #' so no estimator depends on the order of the rows.
 #'
+#' @section Arguments that look swapped:
+#' The score comes first, then the loss (unlike yardstick's truth-first
+#' order). A score of only 0s and 1s with a loss that is not 0/1 looks
+#' swapped and gets a warning of class `aurc_warning_swapped`; so do all
+#' the metrics of this package, [selective_metrics()] and [rc_curve()].
+#' For yardstick's argument order use [aurc_prob()].
+#'
 #' @param data A data frame (grouped data frames give one row per group).
 #' @param score Confidence score, higher means more confident (accepted
 #'   first). Any real number; `Inf` is ordered normally. For `aurc()` an
