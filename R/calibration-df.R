@@ -100,27 +100,10 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
     confidence <- tl$confidence
     correct <- tl$correct
   }
-  check_numeric_vector(confidence, "confidence", call = call)
   n <- length(confidence)
-  check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
-  check_same_length(correct, n, "correct", arg_n = "confidence", call = call)
-  scan <- calibration_scan_impl(as.double(confidence), correct)
-  if (scan[1] > 0) check_confidence(confidence, call = call)
-  if (scan[2] > 0) check_failure(correct, n, "correct", call = call)
-  check_case_weights(case_weights, n, call = call)
-  check_bool(na_rm, call = call)
-  if (settings$binning == "ding2020" && !is.null(case_weights)) {
-    abort_aurc(
-      c(
-        "{.code binning = \"ding2020\"} does not support {.arg case_weights}.",
-        i = paste(
-          "The authors' code has no weights; use",
-          "{.code binning = \"adaptive\"}."
-        )
-      ),
-      class = "aurc_error_ding2020", call = call
-    )
-  }
+  scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
+    settings, call
+  )
   if (strict && !na_rm && scan[3] > 0) {
     abort_aurc(
       c(
@@ -224,6 +207,40 @@ calibration_group_table <- function(res, settings) {
     gap = accuracy - mean_conf,
     accuracy_lower = interval[, 1], accuracy_upper = interval[, 2]
   )
+}
+
+# The checks of calibration_input() on whole columns; returns the scan of
+# calibration_scan_impl() (its third element: anything missing).
+calibration_check_columns <- function(confidence, correct, case_weights,
+                                      na_rm, settings, call) {
+  check_numeric_vector(confidence, "confidence", call = call)
+  n <- length(confidence)
+  check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
+  check_same_length(correct, n, "correct", arg_n = "confidence", call = call)
+  scan <- calibration_scan_impl(as.double(confidence), correct)
+  if (scan[1] > 0) check_confidence(confidence, call = call)
+  if (scan[2] > 0) check_failure(correct, n, "correct", call = call)
+  if (!is.null(case_weights)) {
+    check_numeric_vector(case_weights, "case_weights", call = call)
+    check_same_length(case_weights, n, "case_weights",
+      arg_n = "confidence", call = call
+    )
+  }
+  check_case_weights(case_weights, n, call = call)
+  check_bool(na_rm, call = call)
+  if (settings$binning == "ding2020" && !is.null(case_weights)) {
+    abort_aurc(
+      c(
+        "{.code binning = \"ding2020\"} does not support {.arg case_weights}.",
+        i = paste(
+          "The authors' code has no weights; use",
+          "{.code binning = \"adaptive\"}."
+        )
+      ),
+      class = "aurc_error_ding2020", call = call
+    )
+  }
+  scan
 }
 
 # Top-label confidence and correctness from a probability matrix and class

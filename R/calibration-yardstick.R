@@ -36,11 +36,9 @@
 NULL
 
 new_calibration_prob_form <- function(metric, vec = FALSE) {
-  args <- if (vec) {
-    alist(truth = , estimate = , ... = )
-  } else {
-    alist(data = , truth = , ... = )
-  }
+  first <- if (vec) c("truth", "estimate") else c("data", "truth")
+  args <- rep(list(rlang::missing_arg()), 3)
+  names(args) <- c(first, "...")
   args <- c(args, list(
     estimator = NULL, na_rm = TRUE, event_level = "first",
     case_weights = NULL, n_bins = 10, conf_level = 0.9, min_remaining = 40,

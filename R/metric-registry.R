@@ -251,7 +251,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   list(values = values, coverage = coverage)
 }
 
-# ---- the forms ----------------------------------------------------------------
+# ---- the forms --------------------------------------------------------------
 
 # The `_vec` form of a registry metric. Called as the whole body of the
 # exported function, `metric_vec_form("aurc", ...)`: reads the arguments

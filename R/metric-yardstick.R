@@ -117,11 +117,9 @@ prob_score_types <- c("msp", "margin", "neg_entropy", "neg_gini")
 # reads the arguments from the frame.
 new_prob_metric_form <- function(name, vec = FALSE) {
   info <- metric_info(name)
-  args <- if (vec) {
-    alist(truth = , estimate = , ... = )
-  } else {
-    alist(data = , truth = , ... = )
-  }
+  first <- if (vec) c("truth", "estimate") else c("data", "truth")
+  args <- rep(list(rlang::missing_arg()), 3)
+  names(args) <- c(first, "...")
   args <- c(args, list(
     estimator = NULL, na_rm = TRUE, event_level = "first",
     case_weights = NULL, score_type = "msp"

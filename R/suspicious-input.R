@@ -85,14 +85,19 @@ warn_ignored_binning_options <- function(binning, env) {
       "of bins use {.code binning = \"equal_width\"} or {.val equal_mass}."
     )
   } else if (binning == "custom") {
-    "{.arg breaks} fix the bins; {.arg n_bins} and the adaptive options do not apply."
+    paste(
+      "{.arg breaks} fix the bins; {.arg n_bins} and the adaptive options do",
+      "not apply."
+    )
   } else {
     paste(
       "{.arg conf_level}, {.arg min_remaining} and {.arg min_range} set the",
       "adaptive binnings only."
     )
   }
-  shown <- if (binning == "custom") "{.arg breaks}" else {
+  shown <- if (binning == "custom") {
+    "{.arg breaks}"
+  } else {
     "{.code binning = {.val {binning}}}"
   }
   warn_aurc(

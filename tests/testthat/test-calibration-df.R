@@ -38,7 +38,8 @@ test_that("calibration_bins_df() equals calibration_bins() group by group", {
           if (weighted) list(case_weights = x$w), args
         ))
         mine <- got[got$g == k, -1]
-        expect_equal(as.data.frame(mine), as.data.frame(want[seq_len(nrow(want)), ]),
+        want <- as.data.frame(want[seq_len(nrow(want)), ])
+        expect_equal(as.data.frame(mine), want,
           tolerance = 1e-14, info = paste(names(case), k, weighted)
         )
       }
@@ -85,7 +86,8 @@ test_that("a probability matrix with labels is top-label calibration", {
   p[p[, 3] < 0, ] <- matrix(c(0.5, 0.5, 0), sum(p[, 3] < 0), 3, byrow = TRUE)
   labels <- sample(3, 300, TRUE)
   conf <- apply(p, 1, max)
-  correct <- as.numeric(apply(p, 1, function(r) which(r == max(r))[1]) == labels)
+  top <- apply(p, 1, function(r) which(r == max(r))[1])
+  correct <- as.numeric(top == labels)
   for (binning in c("adaptive", "equal_width")) {
     expect_equal(ece_vec(p, labels, binning = binning),
       ece_vec(conf, correct, binning = binning),

@@ -100,7 +100,9 @@ test_that("grouped forms warn once per group left without data or class", {
   expect_identical(
     unlist(seen), c("aurc_warning_no_data", "aurc_warning_one_class")
   )
-  expect_identical(is.na(res$.estimate), c(FALSE, TRUE, FALSE, FALSE, FALSE, TRUE))
+  expect_identical(
+    is.na(res$.estimate), c(FALSE, TRUE, FALSE, FALSE, FALSE, TRUE)
+  )
 })
 
 test_that("selective_metrics() on groups equals it group by group", {

@@ -74,17 +74,17 @@ test_that("every variant is reachable through estimator", {
   df <- prob_test_data()
   sl <- msp_and_loss(df)
   for (est in c("alpha", "alpha_prime", "sele", "2sele", "trapezoid")) {
-    expect_equal(
-      aurc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = est)$.estimate,
+    a <- aurc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = est)
+    expect_equal(a$.estimate,
       aurc_vec(sl$score, sl$loss, estimator = est, na_rm = TRUE)
     )
-    expect_equal(
-      naurc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = est)$.estimate,
+    b <- naurc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = est)
+    expect_equal(b$.estimate,
       naurc_vec(sl$score, sl$loss, estimator = est, na_rm = TRUE)
     )
   }
-  expect_equal(
-    augrc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = "step")$.estimate,
+  a <- augrc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = "step")
+  expect_equal(a$.estimate,
     augrc_vec(sl$score, sl$loss, method = "step", na_rm = TRUE)
   )
   got <- eaurc_prob(df, truth, .pred_a, .pred_b, .pred_c,
