@@ -28,8 +28,23 @@ df$failure <- as.double(stats::rbinom(n, 1, 0.4 - 0.3 * df$score))
 df$correct <- 1 - df$failure
 grouped <- dplyr::group_by(df, model)
 
-tasks <- list(
-  "aurc()" = function(d) aurc(d, score, failure),
+# every metric of the registry in its data-frame form, then the rest
+targets <- list(risk_at_coverage = list(coverage = 0.8),
+  coverage_at_risk = list(risk = 0.2))
+metric_task <- function(name) {
+  f <- getExportedValue("aurc", name)
+  function(d) {
+    do.call(f, c(list(d, quote(score), quote(failure)), targets[[name]]))
+  }
+}
+metric_names <- c(
+  "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
+  "naurc", "risk_at_coverage", "coverage_at_risk"
+)
+tasks <- stats::setNames(
+  lapply(metric_names, metric_task), paste0(metric_names, "()")
+)
+tasks <- c(tasks, list(
   "selective_metrics()" = function(d) selective_metrics(d, score, failure),
   "rc_curve()" = function(d) rc_curve(d, score, failure),
   "ece()" = function(d) ece(d, score, correct),
@@ -37,7 +52,7 @@ tasks <- list(
     ece(d, score, correct, binning = "equal_width")
   },
   "calibration_bins_df()" = function(d) calibration_bins_df(d, score, correct)
-)
+))
 # each timing runs the task `inner` times: single calls take milliseconds
 inner <- 5L
 elapsed <- function(f, d) {

@@ -160,6 +160,20 @@ test_that("two classes: one column is the event_level class", {
   expect_equal(res$.estimate[2], both$.estimate)
 })
 
+test_that("hardhat frequency weights equal repeated rows", {
+  skip_if_not_installed("hardhat")
+  df <- prob_test_data()
+  df <- df[stats::complete.cases(df), ]
+  counts <- rep(0:2, length.out = nrow(df))
+  df$fw <- hardhat::frequency_weights(counts)
+  long <- df[rep(seq_len(nrow(df)), counts), ]
+  expect_equal(
+    augrc_prob(df, truth, .pred_a:.pred_c, case_weights = fw)$.estimate,
+    augrc_prob(long, truth, .pred_a:.pred_c)$.estimate,
+    tolerance = 1e-14
+  )
+})
+
 test_that("score_type selects another confidence score", {
   df <- prob_test_data()
   df <- df[stats::complete.cases(df), ]
