@@ -17,8 +17,9 @@
 #                                       number of groups in one C++ call
 #
 # An entry holds:
-# * name       the metric's name (also its C++ kernel name in metrics_impl()
-#              and metrics_grouped_impl(), src/rcpp_metrics.cpp)
+# * name       the metric's name
+# * kernel     its name in the C++ engine, the metrics_impl() and
+#              metrics_grouped_impl() of src/rcpp_metrics.cpp
 # * title      a short title for documentation and messages
 # * direction  "minimize" or "maximize" (as yardstick's)
 # * input      "loss" (any finite non-negative loss) or "failure" (0/1)
@@ -31,9 +32,10 @@
 
 new_metric_entry <- function(name, title, direction, input, options = NULL,
                              label, range, binary_if = NULL,
-                             coverage = FALSE) {
+                             coverage = FALSE, kernel = name) {
   list(
-    name = name, title = title, direction = direction, input = input,
+    name = name, kernel = kernel, title = title, direction = direction,
+    input = input,
     options = as.character(options), label = label, range = range,
     binary_if = binary_if, coverage = coverage
   )
@@ -223,7 +225,10 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     sizes <- tabulate(gid[keep], n_groups)
   }
   res <- metrics_grouped_impl(
-    score, loss, case_weights, c(0, cumsum(as.double(sizes))), metrics,
+    score, loss, case_weights, c(0, cumsum(as.double(sizes))),
+    vapply(metrics, function(m) metric_info(m)$kernel, character(1),
+      USE.NAMES = FALSE
+    ),
     opts$estimator, opts$method, opts$optimum,
     if (is.null(opts$coverage)) 0.5 else opts$coverage,
     if (is.null(opts$risk)) 0.5 else opts$risk
@@ -242,7 +247,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
       metric <- metrics[undefined[k, 2]]
       if (metric == "naurc") {
         warn_naurc_undefined(call = call)
-      } else if (metric %in% c(binary_metrics, "augrc_identity")) {
+      } else if (metric_info(metric)$input == "failure") {
         warn_one_class(metric, call = call)
       }
     }

@@ -18,8 +18,8 @@ test_that("registry entries are complete and known to the C++ engine", {
     expect_true(info$input %in% c("loss", "failure"))
     expect_true(all(info$options %in% names(aurc:::metric_option_registry)))
     res <- aurc:::metrics_impl(
-      c(3, 2, 1), c(0, 1, 1), double(), name, "alpha", "trapezoid", "exact",
-      0.5, 0.5
+      c(3, 2, 1), c(0, 1, 1), double(), info$kernel, "alpha", "trapezoid",
+      "exact", 0.5, 0.5
     )
     expect_true(is.finite(res$values))
   }
