@@ -100,7 +100,6 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
     confidence <- tl$confidence
     correct <- tl$correct
   }
-  n <- length(confidence)
   scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
     settings, call
   )
@@ -113,34 +112,16 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
       class = "aurc_error_missing", call = call
     )
   }
-  confidence <- as.double(confidence)
-  correct <- as.double(correct)
-  case_weights <- as.double(case_weights)
-  sizes <- n
-  if (!is.null(rows)) {
-    idx <- unlist(rows, use.names = FALSE)
-    sizes <- lengths(rows)
-    confidence <- confidence[idx]
-    correct <- correct[idx]
-    if (length(case_weights)) case_weights <- case_weights[idx]
-  }
+  g <- group_columns(
+    list(
+      confidence = confidence, correct = correct, case_weights = case_weights
+    ),
+    rows, na_rm,
+    drop_zero_weight = TRUE
+  )
+  sizes <- g$sizes
   n_groups <- length(sizes)
-  gid <- rep.int(seq_len(n_groups), sizes)
-  na_group <- logical(n_groups)
-  keep <- rep(TRUE, length(gid))
-  if (scan[3] > 0) {
-    bad <- is.na(confidence) | is.na(correct)
-    if (!na_rm) na_group[unique(gid[bad])] <- TRUE
-    keep <- !bad & !na_group[gid]
-  }
-  if (length(case_weights)) keep <- keep & case_weights > 0
-  if (!all(keep)) {
-    confidence <- confidence[keep]
-    correct <- correct[keep]
-    if (length(case_weights)) case_weights <- case_weights[keep]
-    gid <- gid[keep]
-  }
-  sizes <- tabulate(gid, n_groups)
+  na_group <- g$na_group
   empty <- sizes == 0 & !na_group
   if (any(empty)) {
     if (strict) {
@@ -152,7 +133,7 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
         class = "aurc_error_no_data", call = call
       )
     }
-    for (g in which(empty)) warn_no_data(call = call)
+    for (k in which(empty)) warn_no_data(call = call)
   }
   filled <- which(sizes > 0)
   kernel <- if (settings$binning %in% c("equal_width", "custom")) {
@@ -161,7 +142,8 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
     settings$binning
   }
   res <- calibration_grouped_impl(
-    confidence, correct, case_weights, c(0, cumsum(as.double(sizes[filled]))),
+    g$cols$confidence, g$cols$correct, g$cols$case_weights,
+    c(0, cumsum(as.double(sizes[filled]))),
     kernel, if (is.null(settings$breaks)) double() else settings$breaks,
     settings$n_bins, settings$z, settings$min_remaining, settings$min_range
   )
@@ -207,40 +189,6 @@ calibration_group_table <- function(res, settings) {
     gap = accuracy - mean_conf,
     accuracy_lower = interval[, 1], accuracy_upper = interval[, 2]
   )
-}
-
-# The checks of calibration_input() on whole columns; returns the scan of
-# calibration_scan_impl() (its third element: anything missing).
-calibration_check_columns <- function(confidence, correct, case_weights,
-                                      na_rm, settings, call) {
-  check_numeric_vector(confidence, "confidence", call = call)
-  n <- length(confidence)
-  check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
-  check_same_length(correct, n, "correct", arg_n = "confidence", call = call)
-  scan <- calibration_scan_impl(as.double(confidence), correct)
-  if (scan[1] > 0) check_confidence(confidence, call = call)
-  if (scan[2] > 0) check_failure(correct, n, "correct", call = call)
-  if (!is.null(case_weights)) {
-    check_numeric_vector(case_weights, "case_weights", call = call)
-    check_same_length(case_weights, n, "case_weights",
-      arg_n = "confidence", call = call
-    )
-  }
-  check_case_weights(case_weights, n, call = call)
-  check_bool(na_rm, call = call)
-  if (settings$binning == "ding2020" && !is.null(case_weights)) {
-    abort_aurc(
-      c(
-        "{.code binning = \"ding2020\"} does not support {.arg case_weights}.",
-        i = paste(
-          "The authors' code has no weights; use",
-          "{.code binning = \"adaptive\"}."
-        )
-      ),
-      class = "aurc_error_ding2020", call = call
-    )
-  }
-  scan
 }
 
 # Top-label confidence and correctness from a probability matrix and class

@@ -220,17 +220,11 @@ check_breaks <- function(breaks, call) {
   invisible(breaks)
 }
 
-# Validates the samples and applies the NA rule. Returns a list of double
-# vectors (zero weights dropped), "missing" when a value is missing and
-# `na_rm = FALSE`, or NULL when nothing is left.
-calibration_input <- function(confidence, correct, case_weights, na_rm,
-                              settings, call) {
-  if (is.matrix(confidence)) {
-    # a probability matrix and class labels (R/calibration-df.R)
-    tl <- calibration_from_probs(confidence, correct, call)
-    confidence <- tl$confidence
-    correct <- tl$correct
-  }
+# The argument checks of the calibration functions, on whole columns.
+# Returns the scan of calibration_scan_impl(): positions of the first bad
+# confidence and correctness, and whether anything is missing.
+calibration_check_columns <- function(confidence, correct, case_weights,
+                                      na_rm, settings, call) {
   check_numeric_vector(confidence, "confidence", call = call)
   n <- length(confidence)
   check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
@@ -259,6 +253,23 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
       class = "aurc_error_ding2020", call = call
     )
   }
+  scan
+}
+
+# Validates the samples and applies the NA rule. Returns a list of double
+# vectors (zero weights dropped), "missing" when a value is missing and
+# `na_rm = FALSE`, or NULL when nothing is left.
+calibration_input <- function(confidence, correct, case_weights, na_rm,
+                              settings, call) {
+  if (is.matrix(confidence)) {
+    # a probability matrix and class labels (R/calibration-df.R)
+    tl <- calibration_from_probs(confidence, correct, call)
+    confidence <- tl$confidence
+    correct <- tl$correct
+  }
+  scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
+    settings, call
+  )
   confidence <- as.double(confidence)
   correct <- as.double(correct)
   keep <- TRUE

@@ -105,29 +105,15 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
       class = "aurc_error_missing", call = call
     )
   }
-  score <- as.double(score)
-  loss <- as.double(loss)
-  case_weights <- as.double(case_weights)
-  sizes <- length(score)
-  if (!is.null(rows)) {
-    idx <- unlist(rows, use.names = FALSE)
-    sizes <- lengths(rows)
-    score <- score[idx]
-    loss <- loss[idx]
-    if (length(case_weights)) case_weights <- case_weights[idx]
-  }
-  n_groups <- length(sizes)
-  gid <- rep.int(seq_len(n_groups), sizes)
-  if (anyNA(score) || anyNA(loss)) {
-    keep <- !(is.na(score) | is.na(loss))
-    score <- score[keep]
-    loss <- loss[keep]
-    if (length(case_weights)) case_weights <- case_weights[keep]
-    gid <- gid[keep]
-    sizes <- tabulate(gid, n_groups)
-  }
+  g <- group_columns(
+    list(score = score, loss = loss, case_weights = case_weights), rows,
+    na_rm = TRUE
+  )
+  loss <- g$cols$loss
+  case_weights <- g$cols$case_weights
+  n_groups <- length(g$sizes)
   res <- rc_curve_grouped_impl(
-    score, loss, case_weights, c(0, cumsum(as.double(sizes)))
+    g$cols$score, loss, case_weights, c(0, cumsum(as.double(g$sizes)))
   )
   if (!all(res$n > 0)) {
     abort_aurc(
@@ -150,7 +136,7 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
     generalized_risk = res$loss_accepted / total
   )
   last <- cumsum(res$size)
-  oracle <- oracle_curves(loss, case_weights, gid, res$n)
+  oracle <- oracle_curves(loss, case_weights, g$gid, res$n)
   list(
     curve = curve, oracle = oracle$curve,
     random = tibble::tibble(mean_loss = res$loss_accepted[last] / res$n),

@@ -194,38 +194,13 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   check_bool(na_rm, call = call)
   warn_if_swapped(score, loss, loss_arg, call = call)
 
-  score <- as.double(score)
-  loss <- as.double(loss)
-  case_weights <- as.double(case_weights)
-  if (is.null(rows)) {
-    sizes <- n
-  } else {
-    idx <- unlist(rows, use.names = FALSE)
-    sizes <- lengths(rows)
-    if (!identical(idx, seq_len(n))) {
-      score <- score[idx]
-      loss <- loss[idx]
-      if (length(case_weights)) case_weights <- case_weights[idx]
-    }
-  }
-  n_groups <- length(sizes)
-  na_group <- logical(n_groups)
-  if (anyNA(score) || anyNA(loss)) {
-    gid <- rep.int(seq_len(n_groups), sizes)
-    bad <- is.na(score) | is.na(loss)
-    if (na_rm) {
-      keep <- !bad
-    } else {
-      na_group[unique(gid[bad])] <- TRUE
-      keep <- !na_group[gid]
-    }
-    score <- score[keep]
-    loss <- loss[keep]
-    if (length(case_weights)) case_weights <- case_weights[keep]
-    sizes <- tabulate(gid[keep], n_groups)
-  }
+  g <- group_columns(
+    list(score = score, loss = loss, case_weights = case_weights), rows, na_rm
+  )
+  na_group <- g$na_group
   res <- metrics_grouped_impl(
-    score, loss, case_weights, c(0, cumsum(as.double(sizes))),
+    g$cols$score, g$cols$loss, g$cols$case_weights,
+    c(0, cumsum(as.double(g$sizes))),
     vapply(metrics, function(m) metric_info(m)$kernel, character(1),
       USE.NAMES = FALSE
     ),
@@ -237,7 +212,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   values[na_group, ] <- NA_real_
   coverage <- res$achieved_coverage
   coverage[na_group] <- NA_real_
-  for (g in which(res$empty & !na_group)) warn_no_data(call = call)
+  for (k in which(res$empty & !na_group)) warn_no_data(call = call)
   undefined <- which(is.nan(values), arr.ind = TRUE)
   if (nrow(undefined) > 0) {
     undefined <- undefined[order(undefined[, 1], undefined[, 2]), ,
@@ -254,6 +229,47 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     values[is.nan(values)] <- NA_real_
   }
   list(values = values, coverage = coverage)
+}
+
+# Rows ordered by group, with the NA rule of SPEC Sec. 10 applied per group.
+# `cols`: a named list of equal-length vectors (converted to double; an
+# empty `case_weights` means none); `rows`: NULL (one group of all rows) or
+# the row indices of every group. A row missing a value in its first two
+# columns is dropped when `na_rm`; otherwise its whole group is dropped and
+# flagged in `na_group`. `drop_zero_weight`: also drop rows of weight 0.
+# Returns the columns, the group sizes, the group of each row and
+# `na_group`.
+group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE) {
+  cols <- lapply(cols, as.double)
+  pick <- function(i) lapply(cols, function(x) if (length(x)) x[i] else x)
+  n <- length(cols[[1]])
+  sizes <- n
+  if (!is.null(rows)) {
+    idx <- unlist(rows, use.names = FALSE)
+    sizes <- lengths(rows)
+    if (!identical(idx, seq_len(n))) cols <- pick(idx)
+  }
+  n_groups <- length(sizes)
+  gid <- rep.int(seq_len(n_groups), sizes)
+  na_group <- logical(n_groups)
+  keep <- NULL
+  if (anyNA(cols[[1]]) || anyNA(cols[[2]])) {
+    bad <- is.na(cols[[1]]) | is.na(cols[[2]])
+    if (!na_rm) na_group[unique(gid[bad])] <- TRUE
+    keep <- !bad & !na_group[gid]
+  }
+  w <- cols$case_weights
+  if (drop_zero_weight && length(w) && any(w == 0)) {
+    keep <- (if (is.null(keep)) TRUE else keep) & w > 0
+  }
+  if (!is.null(keep)) {
+    cols <- pick(keep)
+    gid <- gid[keep]
+  }
+  list(
+    cols = cols, sizes = tabulate(gid, n_groups), gid = gid,
+    na_group = na_group
+  )
 }
 
 # ---- the forms --------------------------------------------------------------

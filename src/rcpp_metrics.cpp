@@ -173,9 +173,17 @@ double evaluate_metrics(const double* score, const double* loss,
 }
 
 // Group boundaries: offsets[g] .. offsets[g + 1] (0-based, non-decreasing,
-// last = n). Checked before any access.
+// from 0 to n, the common length of the columns). Checked before any
+// access.
 std::vector<std::size_t> group_offsets(const Rcpp::NumericVector& offsets,
-                                       std::size_t n) {
+                                       const Rcpp::NumericVector& score,
+                                       const Rcpp::NumericVector& loss,
+                                       const Rcpp::NumericVector& weights) {
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  if (static_cast<std::size_t>(loss.size()) != n ||
+      (weights.size() != 0 && static_cast<std::size_t>(weights.size()) != n)) {
+    Rcpp::stop("`score`, `loss` and `case_weights` must have the same length");
+  }
   const R_xlen_t m = offsets.size();
   if (m < 1) Rcpp::stop("`offsets` must have at least one element");
   std::vector<std::size_t> out(static_cast<std::size_t>(m));
@@ -234,13 +242,8 @@ Rcpp::List metrics_grouped_impl(const Rcpp::NumericVector& score,
                                 const std::string& method,
                                 const std::string& optimum, double coverage,
                                 double risk) {
-  const std::size_t n = static_cast<std::size_t>(score.size());
-  if (static_cast<std::size_t>(loss.size()) != n ||
-      (case_weights.size() != 0 &&
-       static_cast<std::size_t>(case_weights.size()) != n)) {
-    Rcpp::stop("`score`, `loss` and `case_weights` must have the same length");
-  }
-  const std::vector<std::size_t> off = group_offsets(offsets, n);
+  const std::vector<std::size_t> off =
+      group_offsets(offsets, score, loss, case_weights);
   const MetricRequest req =
       metric_request(metrics, estimator, method, optimum, coverage, risk);
   const std::size_t n_groups = off.size() - 1;
@@ -344,20 +347,15 @@ Rcpp::List rc_curve_grouped_impl(const Rcpp::NumericVector& score,
                                  const Rcpp::NumericVector& loss,
                                  const Rcpp::NumericVector& case_weights,
                                  const Rcpp::NumericVector& offsets) {
-  const std::size_t n = static_cast<std::size_t>(score.size());
-  if (static_cast<std::size_t>(loss.size()) != n ||
-      (case_weights.size() != 0 &&
-       static_cast<std::size_t>(case_weights.size()) != n)) {
-    Rcpp::stop("`score`, `loss` and `case_weights` must have the same length");
-  }
-  const std::vector<std::size_t> off = group_offsets(offsets, n);
+  const std::vector<std::size_t> off =
+      group_offsets(offsets, score, loss, case_weights);
   const std::size_t n_groups = off.size() - 1;
   const double* w = optional_ptr(case_weights);
   MetricWorkspace ws;
   std::vector<double> thr, acc, los;
-  thr.reserve(n);
-  acc.reserve(n);
-  los.reserve(n);
+  thr.reserve(static_cast<std::size_t>(score.size()));
+  acc.reserve(thr.capacity());
+  los.reserve(thr.capacity());
   Rcpp::NumericVector size(n_groups), total(n_groups);
   std::size_t calls = 0;
   ThrottledInterrupt throttled{&calls};
