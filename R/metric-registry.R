@@ -183,15 +183,9 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
                              na_rm, loss_arg = "loss",
                              call = rlang::caller_env()) {
   binary <- any(vapply(metrics, metric_needs_failure, logical(1), opts))
-  check_numeric_vector(score, "score", call = call)
-  n <- length(score)
-  if (binary) {
-    check_failure(loss, n, loss_arg, call = call)
-  } else {
-    check_loss(loss, n, loss_arg, call = call)
-  }
-  check_case_weights(case_weights, n, call = call)
-  check_bool(na_rm, call = call)
+  check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
+    call = call
+  )
   warn_if_swapped(score, loss, loss_arg, call = call)
 
   g <- group_columns(
