@@ -25,6 +25,10 @@ calibration_scan_impl <- function(confidence, correct) {
     .Call(`_aurc_calibration_scan_impl`, confidence, correct)
 }
 
+calibration_grouped_impl <- function(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range) {
+    .Call(`_aurc_calibration_grouped_impl`, confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range)
+}
+
 weight_bias_impl <- function(beta, n, estimator) {
     .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
 }
@@ -45,8 +49,16 @@ metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, 
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }
 
+metrics_grouped_impl <- function(score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk) {
+    .Call(`_aurc_metrics_grouped_impl`, score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk)
+}
+
 rc_curve_impl <- function(score, loss, case_weights) {
     .Call(`_aurc_rc_curve_impl`, score, loss, case_weights)
+}
+
+rc_curve_grouped_impl <- function(score, loss, case_weights, offsets) {
+    .Call(`_aurc_rc_curve_grouped_impl`, score, loss, case_weights, offsets)
 }
 
 contribution_impl <- function(n) {

@@ -77,14 +77,23 @@
 #' number of samples remaining (compared with `min_remaining`) are weighted
 #' sums; for equal-mass bins the sizes are. Samples of weight 0 are dropped.
 #'
-#' @param confidence Confidence of the predicted class, in `[0, 1]` (for
-#'   top-label calibration from a probability matrix see [top_label()]).
-#' @param correct Whether the prediction was correct: 0/1 or logical.
+#' @param confidence Confidence of the predicted class, in `[0, 1]`. Or a
+#'   probability matrix (one row per sample, one column per class, rows
+#'   summing to 1): top-label calibration, the confidence of a row is its
+#'   largest probability (see [top_label()]).
+#' @param correct Whether the prediction was correct: 0/1 or logical. With
+#'   a probability matrix in `confidence`, the true classes instead (numbers
+#'   `1..ncol(confidence)` or a factor), and a row is correct when its
+#'   largest probability (the first of tied maxima) is on its class.
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
 #'   `"ding2020"` (see Binnings).
 #' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`
-#'   (a whole number from 1 to `1e6`).
+#'   (a whole number from 1 to `1e6`). An
+#'   option the chosen binning does not use (`n_bins` with the adaptive
+#'   binnings or `breaks`; `conf_level`, `min_remaining`, `min_range` with
+#'   the others), when given, is ignored with a warning of class
+#'   `aurc_warning_ignored`.
 #' @param conf_level Confidence level that sets `z` for the adaptive
 #'   binnings.
 #' @param min_remaining,min_range The adaptive binnings open no new bin when
@@ -193,6 +202,7 @@ calibration_settings <- function(binning, binning_missing, n_bins,
     binning <- "custom"
     edges <- as.double(breaks)
   }
+  warn_ignored_binning_options(binning, call)
   list(
     binning = binning, n_bins = n_bins, conf_level = conf_level,
     z = round(stats::qnorm(1 - (1 - conf_level) / 2), 3),
@@ -216,11 +226,11 @@ check_breaks <- function(breaks, call) {
   invisible(breaks)
 }
 
-# Validates the samples and applies the NA rule. Returns a list of double
-# vectors (zero weights dropped), "missing" when a value is missing and
-# `na_rm = FALSE`, or NULL when nothing is left.
-calibration_input <- function(confidence, correct, case_weights, na_rm,
-                              settings, call) {
+# The argument checks of the calibration functions, on whole columns.
+# Returns the scan of calibration_scan_impl(): positions of the first bad
+# confidence and correctness, and whether anything is missing.
+calibration_check_columns <- function(confidence, correct, case_weights,
+                                      na_rm, settings, call) {
   check_numeric_vector(confidence, "confidence", call = call)
   n <- length(confidence)
   check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
@@ -249,6 +259,23 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
       class = "aurc_error_ding2020", call = call
     )
   }
+  scan
+}
+
+# Validates the samples and applies the NA rule. Returns a list of double
+# vectors (zero weights dropped), "missing" when a value is missing and
+# `na_rm = FALSE`, or NULL when nothing is left.
+calibration_input <- function(confidence, correct, case_weights, na_rm,
+                              settings, call) {
+  if (is.matrix(confidence)) {
+    # a probability matrix and class labels (R/calibration-df.R)
+    tl <- calibration_from_probs(confidence, correct, call)
+    confidence <- tl$confidence
+    correct <- tl$correct
+  }
+  scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
+    settings, call
+  )
   confidence <- as.double(confidence)
   correct <- as.double(correct)
   keep <- TRUE
@@ -586,19 +613,11 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
   calibration_error(input, settings, metric, call)
 }
 
+# All groups binned in one C++ call (R/calibration-df.R).
 calibration_metric_df <- function(data, confidence, correct, case_weights,
                                   settings, na_rm, metric, call) {
-  metric_df(
-    data,
-    columns = list(
-      confidence = confidence, correct = correct, case_weights = case_weights
-    ),
-    fn = function(confidence, correct, case_weights) {
-      calibration_metric(confidence, correct, case_weights, settings, na_rm,
-        metric, call
-      )
-    },
-    metric = metric, estimator = settings$binning, call = call
+  calibration_metric_groups(data, confidence, correct, case_weights,
+    settings, na_rm, metric, call
   )
 }
 

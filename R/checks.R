@@ -147,14 +147,11 @@ check_failure <- function(failure, n, arg = "failure",
   invisible(failure)
 }
 
-# Validates a (score, loss, case_weights) triple and applies the NA rule of
-# SPEC Sec. 10. Returns a list with double vectors `score`, `loss` and
-# `case_weights` (numeric(0) for none), or NULL when the metric is NA: an
-# incomplete pair with `na_rm = FALSE` (silently), or nothing left to compute
-# on (with a classed warning).
-prepare_metric_input <- function(score, loss, case_weights = NULL,
-                                 na_rm = FALSE, loss_arg = "loss",
-                                 binary = FALSE, call = rlang::caller_env()) {
+# The argument checks of a metric: a numeric score, a loss (or a 0/1
+# failure when `binary`) as long as it, case weights, `na_rm`.
+check_metric_columns <- function(score, loss, case_weights, na_rm,
+                                 loss_arg = "loss", binary = FALSE,
+                                 call = rlang::caller_env()) {
   check_numeric_vector(score, "score", call = call)
   n <- length(score)
   if (binary) {
@@ -164,6 +161,19 @@ prepare_metric_input <- function(score, loss, case_weights = NULL,
   }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)
+}
+
+# Validates a (score, loss, case_weights) triple and applies the NA rule of
+# SPEC Sec. 10. Returns a list with double vectors `score`, `loss` and
+# `case_weights` (numeric(0) for none), or NULL when the metric is NA: an
+# incomplete pair with `na_rm = FALSE` (silently), or nothing left to compute
+# on (with a classed warning).
+prepare_metric_input <- function(score, loss, case_weights = NULL,
+                                 na_rm = FALSE, loss_arg = "loss",
+                                 binary = FALSE, call = rlang::caller_env()) {
+  check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
+    call = call
+  )
 
   score <- as.double(score)
   loss <- as.double(loss)

@@ -54,21 +54,16 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
     c("score", "loss", "case_weights")
   )
   groups <- data_groups(data)
-  parts <- lapply(seq_along(groups$rows), function(g) {
-    rows <- groups$rows[[g]]
-    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
-    part <- rc_curve_compute(v$score, v$loss, na_rm, v$case_weights, call)
-    if (!is.null(groups$keys)) {
-      for (nm in c("curve", "oracle", "random")) {
-        key <- groups$keys[rep(g, nrow(part[[nm]])), , drop = FALSE]
-        part[[nm]] <- tibble::as_tibble(c(key, part[[nm]]))
-      }
+  part <- rc_curve_groups(values$score, values$loss, values$case_weights,
+    groups$rows, na_rm, call
+  )
+  if (!is.null(groups$keys)) {
+    for (nm in c("curve", "oracle", "random")) {
+      key <- groups$keys[part$group[[nm]], , drop = FALSE]
+      part[[nm]] <- tibble::as_tibble(c(key, part[[nm]]))
     }
-    part
-  })
-  bind <- function(nm) do.call(rbind, lapply(parts, `[[`, nm))
-  new_rc_curve(
-    bind("curve"), bind("oracle"), bind("random"),
+  }
+  new_rc_curve(part$curve, part$oracle, part$random,
     group_vars = names(groups$keys)
   )
 }
@@ -78,7 +73,7 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
 rc_curve_vec <- function(score, loss, ..., na_rm = FALSE,
                          case_weights = NULL) {
   check_dots(...)
-  part <- rc_curve_compute(score, loss, na_rm, case_weights,
+  part <- rc_curve_groups(score, loss, case_weights, NULL, na_rm,
     rlang::current_env()
   )
   new_rc_curve(part$curve, part$oracle, part$random)
@@ -93,12 +88,16 @@ new_rc_curve <- function(curve, oracle, random, group_vars = NULL) {
 }
 
 # Validates like a metric, but a curve cannot be NA: missing values without
-# na_rm and empty input are errors.
-rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
+# na_rm and a group with no data are errors. `rows`: NULL (one curve) or the
+# row indices of every group; all curves come from one C++ call
+# (rc_curve_grouped_impl()). Returns the three tables and, in `group`, the
+# group of each of their rows.
+rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
   check_numeric_vector(score, "score", call = call)
   check_loss(loss, length(score), call = call)
   check_case_weights(case_weights, length(score), call = call)
   check_bool(na_rm, call = call)
+  warn_if_swapped(score, loss, call = call)
   if (!na_rm && (anyNA(score) || anyNA(loss))) {
     abort_aurc(
       c(
@@ -108,11 +107,16 @@ rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
       class = "aurc_error_missing", call = call
     )
   }
-  input <- suppressWarnings(prepare_metric_input(
-    score, loss, case_weights,
-    na_rm = TRUE, call = call
-  ))
-  if (is.null(input)) {
+  g <- group_columns(
+    list(score = score, loss = loss, case_weights = case_weights), rows,
+    na_rm = TRUE
+  )
+  loss <- g$cols$loss
+  case_weights <- g$cols$case_weights
+  n_groups <- length(g$sizes)
+  offsets <- c(0, cumsum(as.double(g$sizes)))
+  res <- rc_curve_grouped_impl(g$cols$score, loss, case_weights, offsets)
+  if (!all(res$n > 0)) {
     abort_aurc(
       c(
         "Can't compute a curve without data.",
@@ -124,46 +128,63 @@ rc_curve_compute <- function(score, loss, na_rm, case_weights, call) {
       class = "aurc_error_no_data", call = call
     )
   }
-  res <- rc_curve_impl(input$score, input$loss, input$case_weights)
+  curve_group <- rep.int(seq_len(n_groups), res$size)
+  total <- res$n[curve_group]
   curve <- tibble::tibble(
     threshold = res$threshold, n_accepted = res$n_accepted,
-    coverage = res$n_accepted / res$n,
+    coverage = res$n_accepted / total,
     selective_risk = res$loss_accepted / res$n_accepted,
-    generalized_risk = res$loss_accepted / res$n
+    generalized_risk = res$loss_accepted / total
   )
-  # the areas under both curves, for the legend of the plot
-  areas <- metrics_impl(
-    input$score, input$loss, input$case_weights, c("aurc", "augrc"),
+  last <- cumsum(res$size)
+  oracle <- oracle_curves(loss, case_weights, g$gid, res$n)
+  # the areas under both curves of every group, for the legend of the plot
+  areas <- metrics_grouped_impl(
+    g$cols$score, loss, case_weights, offsets, c("aurc", "augrc"),
     "alpha", "trapezoid", "exact", 0.5, 0.5
   )$values
   list(
-    curve = curve,
-    oracle = oracle_curve(input$loss, input$case_weights, res$n),
+    curve = curve, oracle = oracle$curve,
     random = tibble::tibble(
-      mean_loss = sum(res$loss_accepted[length(res$loss_accepted)]) / res$n,
-      aurc = areas[1], augrc = areas[2]
+      mean_loss = res$loss_accepted[last] / res$n,
+      aurc = areas[, 1], augrc = areas[, 2]
+    ),
+    group = list(
+      curve = curve_group, oracle = oracle$group, random = seq_len(n_groups)
     )
   )
 }
 
 # The curve of the oracle order (lowest loss most confident, every sample
-# its own threshold), thinned to at most `max_points` points for plotting.
-oracle_curve <- function(loss, case_weights, n, max_points = 2000) {
+# its own threshold) of every group, each thinned to at most `max_points`
+# points for plotting. `gid`: the group of each row (rows ordered by
+# group); `n`: the total weight of each group.
+oracle_curves <- function(loss, case_weights, gid, n, max_points = 2000) {
   w <- if (length(case_weights)) case_weights else rep(1, length(loss))
-  o <- order(loss)
-  keep <- w[o] > 0
-  o <- o[keep]
-  accepted <- cumsum(w[o])
-  loss_accepted <- cumsum(w[o] * loss[o])
-  m <- length(o)
-  idx <- if (m > max_points) {
-    unique(round(seq(1, m, length.out = max_points)))
-  } else {
-    seq_len(m)
+  o <- order(gid, loss)
+  o <- o[w[o] > 0]
+  group <- gid[o]
+  per_group <- function(x) {
+    if (length(n) == 1) return(cumsum(x))
+    unlist(lapply(split(x, group), cumsum), use.names = FALSE)
   }
-  tibble::tibble(
-    coverage = accepted[idx] / n,
-    selective_risk = loss_accepted[idx] / accepted[idx],
-    generalized_risk = loss_accepted[idx] / n
+  accepted <- per_group(w[o])
+  loss_accepted <- per_group(w[o] * loss[o])
+  m <- tabulate(group, length(n))
+  keep <- rep(TRUE, length(o))
+  start <- cumsum(m) - m
+  for (g in which(m > max_points)) {
+    local <- unique(round(seq(1, m[g], length.out = max_points)))
+    keep[start[g] + seq_len(m[g])] <- FALSE
+    keep[start[g] + local] <- TRUE
+  }
+  group <- group[keep]
+  list(
+    curve = tibble::tibble(
+      coverage = accepted[keep] / n[group],
+      selective_risk = loss_accepted[keep] / accepted[keep],
+      generalized_risk = loss_accepted[keep] / n[group]
+    ),
+    group = group
   )
 }

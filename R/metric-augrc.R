@@ -64,34 +64,14 @@
 #' @export
 augrc <- function(data, score, loss, ..., method = "trapezoid",
                   na_rm = FALSE, case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  method <- check_choice(method, augrc_methods, call = call)
-  metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, loss, case_weights) {
-      compute_metrics(score, loss, "augrc", na_rm, case_weights, call,
-        method = method
-      )[[1]]
-    },
-    metric = "augrc", estimator = method, call = call
-  )
+  metric_df_form("augrc", ...)
 }
 
 #' @rdname augrc
 #' @export
 augrc_vec <- function(score, loss, ..., method = "trapezoid", na_rm = FALSE,
                       case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  method <- check_choice(method, augrc_methods, call = call)
-  compute_metrics(score, loss, "augrc", na_rm, case_weights, call,
-    method = method
-  )[[1]]
+  metric_vec_form("augrc", ...)
 }
 
 augrc_methods <- c("trapezoid", "step")
@@ -121,33 +101,14 @@ augrc_methods <- c("trapezoid", "step")
 #' @export
 eaugrc <- function(data, score, failure, ..., na_rm = FALSE,
                    case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), failure = rlang::enquo(failure),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, failure, case_weights) {
-      eaugrc_compute(score, failure, na_rm, case_weights, call)
-    },
-    metric = "eaugrc", estimator = "trapezoid", call = call
-  )
+  metric_df_form("eaugrc", ...)
 }
 
 #' @rdname eaugrc
 #' @export
 eaugrc_vec <- function(score, failure, ..., na_rm = FALSE,
                        case_weights = NULL) {
-  check_dots(...)
-  eaugrc_compute(score, failure, na_rm, case_weights, rlang::current_env())
-}
-
-eaugrc_compute <- function(score, failure, na_rm, case_weights, call) {
-  compute_metrics(score, failure, "eaugrc", na_rm, case_weights, call,
-    binary = TRUE, loss_arg = "failure"
-  )[[1]]
+  metric_vec_form("eaugrc", ...)
 }
 
 #' The AUGRC identity of Traub et al. (Eq. 7)

@@ -32,6 +32,13 @@
 #' Ties share one threshold: tied samples are accepted or rejected together,
 #' so no estimator depends on the order of the rows.
 #'
+#' @section Arguments that look swapped:
+#' The score comes first, then the loss (unlike yardstick's truth-first
+#' order). A score of only 0s and 1s with a loss that is not 0/1 looks
+#' swapped and gets a warning of class `aurc_warning_swapped`; so do all
+#' the metrics of this package, [selective_metrics()] and [rc_curve()].
+#' For yardstick's argument order use [aurc_prob()].
+#'
 #' @param data A data frame (grouped data frames give one row per group).
 #' @param score Confidence score, higher means more confident (accepted
 #'   first). Any real number; `Inf` is ordered normally. For `aurc()` an
@@ -85,39 +92,17 @@
 #' @export
 aurc <- function(data, score, loss, ..., estimator = "alpha", na_rm = FALSE,
                  case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, loss, case_weights) {
-      aurc_compute(score, loss, estimator, na_rm, case_weights, call)
-    },
-    metric = "aurc", estimator = estimator, call = call
-  )
+  metric_df_form("aurc", ...)
 }
 
 #' @rdname aurc
 #' @export
 aurc_vec <- function(score, loss, ..., estimator = "alpha", na_rm = FALSE,
                      case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  aurc_compute(score, loss, estimator, na_rm, case_weights, call)
+  metric_vec_form("aurc", ...)
 }
 
 aurc_estimators <- c("alpha", "alpha_prime", "sele", "2sele", "trapezoid")
-
-aurc_compute <- function(score, loss, estimator, na_rm, case_weights, call) {
-  input <- prepare_metric_input(score, loss, case_weights, na_rm, call = call)
-  if (is.null(input)) return(NA_real_)
-  aurc_impl(input$score, input$loss, input$case_weights, estimator)
-}
 
 #' Rank weights of the AURC estimators
 #'

@@ -29,75 +29,26 @@
 #' @export
 risk_at_coverage <- function(data, score, loss, ..., coverage, na_rm = FALSE,
                              case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  coverage <- check_number(coverage, 0, 1, call = call)
-  achieved <- numeric()
-  out <- metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, loss, case_weights) {
-      v <- compute_metrics(score, loss, "risk_at_coverage", na_rm,
-        case_weights, call,
-        coverage = coverage
-      )
-      achieved <<- c(achieved, attr(v, "coverage"))
-      v[[1]]
-    },
-    metric = "risk_at_coverage", estimator = paste0("coverage=", coverage),
-    call = call
-  )
-  out$.coverage <- achieved
-  out
+  metric_df_form("risk_at_coverage", ...)
 }
 
 #' @rdname risk_at_coverage
 #' @export
 risk_at_coverage_vec <- function(score, loss, ..., coverage, na_rm = FALSE,
                                  case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  coverage <- check_number(coverage, 0, 1, call = call)
-  compute_metrics(score, loss, "risk_at_coverage", na_rm, case_weights, call,
-    coverage = coverage
-  )[[1]]
+  metric_vec_form("risk_at_coverage", ...)
 }
 
 #' @rdname risk_at_coverage
 #' @export
 coverage_at_risk <- function(data, score, loss, ..., risk, na_rm = FALSE,
                              case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  risk <- check_number(risk, 0, call = call)
-  metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, loss, case_weights) {
-      compute_metrics(score, loss, "coverage_at_risk", na_rm, case_weights,
-        call,
-        risk = risk
-      )[[1]]
-    },
-    metric = "coverage_at_risk", estimator = paste0("risk=", risk),
-    call = call
-  )
+  metric_df_form("coverage_at_risk", ...)
 }
 
 #' @rdname risk_at_coverage
 #' @export
 coverage_at_risk_vec <- function(score, loss, ..., risk, na_rm = FALSE,
                                  case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  risk <- check_number(risk, 0, call = call)
-  compute_metrics(score, loss, "coverage_at_risk", na_rm, case_weights, call,
-    risk = risk
-  )[[1]]
+  metric_vec_form("coverage_at_risk", ...)
 }

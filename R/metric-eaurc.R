@@ -63,75 +63,28 @@
 #' @export
 eaurc <- function(data, score, loss, ..., estimator = "alpha",
                   optimum = "exact", na_rm = FALSE, case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  optimum <- check_choice(optimum, eaurc_optima, call = call)
-  metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, loss, case_weights) {
-      eaurc_compute(score, loss, estimator, optimum, na_rm, case_weights, call)
-    },
-    metric = "eaurc", estimator = paste0(estimator, "/", optimum),
-    call = call
-  )
+  metric_df_form("eaurc", ...)
 }
 
 #' @rdname eaurc
 #' @export
 eaurc_vec <- function(score, loss, ..., estimator = "alpha",
                       optimum = "exact", na_rm = FALSE, case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  optimum <- check_choice(optimum, eaurc_optima, call = call)
-  eaurc_compute(score, loss, estimator, optimum, na_rm, case_weights, call)
+  metric_vec_form("eaurc", ...)
 }
 
 eaurc_optima <- c("exact", "asymptotic")
-
-eaurc_compute <- function(score, loss, estimator, optimum, na_rm,
-                          case_weights, call) {
-  compute_metrics(score, loss, "eaurc", na_rm, case_weights, call,
-    binary = optimum == "asymptotic", estimator = estimator,
-    optimum = optimum
-  )[[1]]
-}
 
 #' @rdname eaurc
 #' @export
 naurc <- function(data, score, loss, ..., estimator = "alpha",
                   na_rm = FALSE, case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  metric_df(
-    data,
-    columns = list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
-      case_weights = rlang::enquo(case_weights)
-    ),
-    fn = function(score, loss, case_weights) {
-      compute_metrics(score, loss, "naurc", na_rm, case_weights, call,
-        estimator = estimator
-      )[[1]]
-    },
-    metric = "naurc", estimator = estimator, call = call
-  )
+  metric_df_form("naurc", ...)
 }
 
 #' @rdname eaurc
 #' @export
 naurc_vec <- function(score, loss, ..., estimator = "alpha", na_rm = FALSE,
                       case_weights = NULL) {
-  check_dots(...)
-  call <- rlang::current_env()
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  compute_metrics(score, loss, "naurc", na_rm, case_weights, call,
-    estimator = estimator
-  )[[1]]
+  metric_vec_form("naurc", ...)
 }

@@ -40,56 +40,26 @@
 #' @export
 failure_auroc <- function(data, score, failure, ..., na_rm = FALSE,
                           case_weights = NULL) {
-  check_dots(...)
-  failure_df(data, rlang::enquo(score), rlang::enquo(failure),
-    rlang::enquo(case_weights), "failure_auroc", na_rm, rlang::current_env()
-  )
+  metric_df_form("failure_auroc", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
 failure_auroc_vec <- function(score, failure, ..., na_rm = FALSE,
                               case_weights = NULL) {
-  check_dots(...)
-  compute_metrics(score, failure, "failure_auroc", na_rm, case_weights,
-    rlang::current_env(),
-    binary = TRUE, loss_arg = "failure"
-  )[[1]]
+  metric_vec_form("failure_auroc", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
 failure_aupr <- function(data, score, failure, ..., na_rm = FALSE,
                          case_weights = NULL) {
-  check_dots(...)
-  failure_df(data, rlang::enquo(score), rlang::enquo(failure),
-    rlang::enquo(case_weights), "failure_aupr", na_rm, rlang::current_env()
-  )
+  metric_df_form("failure_aupr", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
 failure_aupr_vec <- function(score, failure, ..., na_rm = FALSE,
                              case_weights = NULL) {
-  check_dots(...)
-  compute_metrics(score, failure, "failure_aupr", na_rm, case_weights,
-    rlang::current_env(),
-    binary = TRUE, loss_arg = "failure"
-  )[[1]]
-}
-
-failure_df <- function(data, score, failure, case_weights, metric, na_rm,
-                       call) {
-  metric_df(
-    data,
-    columns = list(
-      score = score, failure = failure, case_weights = case_weights
-    ),
-    fn = function(score, failure, case_weights) {
-      compute_metrics(score, failure, metric, na_rm, case_weights, call,
-        binary = TRUE, loss_arg = "failure"
-      )[[1]]
-    },
-    metric = metric, estimator = "binary", call = call
-  )
+  metric_vec_form("failure_aupr", ...)
 }

@@ -56,19 +56,12 @@ selective_metrics <- function(data, score, loss, metrics = default_metrics,
     c("score", "loss", "case_weights")
   )
   groups <- data_groups(data)
-  parts <- lapply(seq_along(groups$rows), function(g) {
-    rows <- groups$rows[[g]]
-    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
-    out <- metric_set_compute(spec, v$score, v$loss, na_rm, v$case_weights,
-      call
-    )
-    if (!is.null(groups$keys)) {
-      key <- groups$keys[rep(g, nrow(out)), , drop = FALSE]
-      out <- tibble::as_tibble(c(key, out))
-    }
-    out
-  })
-  do.call(rbind, parts)
+  res <- metrics_by_group(
+    values$score, values$loss, values$case_weights, groups$rows,
+    spec$metrics, spec$options, na_rm,
+    call = call
+  )
+  metric_tibble(groups$keys, spec$metrics, spec$labels, res$values)
 }
 
 #' @rdname selective_metrics
@@ -88,12 +81,13 @@ selective_metrics_vec <- function(score, loss, metrics = default_metrics,
 
 default_metrics <- c("aurc", "augrc", "eaurc", "naurc")
 
-all_metrics <- c(
-  "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
-  "naurc", "risk_at_coverage", "coverage_at_risk"
-)
+# Every metric of the registry (R/metric-registry.R, collated before this
+# file).
+all_metrics <- metric_names()
 
-# Validates the options once and works out each metric's `.estimator`.
+# Validates the options once (estimator, method and optimum always, a
+# target only when a metric needs it) and works out each metric's
+# `.estimator` from the registry (R/metric-registry.R).
 metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
                             risk, call) {
   if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
@@ -116,40 +110,22 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
     )
   }
   metrics <- unique(metrics)
-  estimator <- check_choice(estimator, aurc_estimators, call = call)
-  method <- check_choice(method, augrc_methods, call = call)
-  optimum <- check_choice(optimum, eaurc_optima, call = call)
-  # checked whenever given, so that a malformed value never reaches C++
-  if ("risk_at_coverage" %in% metrics || !is.null(coverage)) {
-    coverage <- check_number(coverage, 0, 1, call = call)
-  }
-  if ("coverage_at_risk" %in% metrics || !is.null(risk)) {
-    risk <- check_number(risk, 0, call = call)
-  }
-  labels <- c(
-    aurc = estimator, augrc = method, failure_auroc = "binary",
-    failure_aupr = "binary", eaurc = paste0(estimator, "/", optimum),
-    eaugrc = "trapezoid", naurc = estimator,
-    risk_at_coverage = paste0("coverage=", coverage),
-    coverage_at_risk = paste0("risk=", risk)
+  options <- check_metric_options(
+    metrics,
+    list(
+      estimator = estimator, method = method, optimum = optimum,
+      coverage = coverage, risk = risk
+    ),
+    call = call, always = c("estimator", "method", "optimum")
   )
-  binary <- any(metrics %in% binary_metrics) ||
-    ("eaurc" %in% metrics && optimum == "asymptotic")
-  list(
-    metrics = metrics, estimator = estimator, method = method,
-    optimum = optimum, coverage = if (is.null(coverage)) 0.5 else coverage,
-    risk = if (is.null(risk)) 0.5 else risk,
-    labels = unname(labels[metrics]), binary = binary
-  )
+  labels <- vapply(metrics, metric_estimator_label, character(1), options)
+  list(metrics = metrics, options = options, labels = unname(labels))
 }
 
 metric_set_compute <- function(spec, score, loss, na_rm, case_weights, call) {
-  v <- compute_metrics(score, loss, spec$metrics, na_rm, case_weights, call,
-    binary = spec$binary, estimator = spec$estimator, method = spec$method,
-    optimum = spec$optimum, coverage = spec$coverage, risk = spec$risk
+  res <- metrics_by_group(
+    score, loss, case_weights, NULL, spec$metrics, spec$options, na_rm,
+    call = call
   )
-  tibble::tibble(
-    .metric = spec$metrics, .estimator = spec$labels,
-    .estimate = as.numeric(v)
-  )
+  metric_tibble(NULL, spec$metrics, spec$labels, res$values)
 }

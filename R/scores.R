@@ -43,7 +43,10 @@
 #' @param type The score (see the table).
 #' @param from `"logits"` (default) or `"probs"`. Probabilities must be
 #'   non-negative with rows summing to 1 (within 1e-6); an error names the
-#'   first row that does not.
+#'   first row that does not. A matrix given as logits that looks like
+#'   probabilities (every value in `[0, 1]`, every row summing to 1) gets a
+#'   warning of class `aurc_warning_probs_as_logits`: as logits the rows go
+#'   through a second softmax, which changes the scores.
 #' @param ... Not used; must be empty.
 #' @param temperature Temperature `T > 0` of the softmax `softmax(z / T)`
 #'   (logits only; see [fit_temperature()]). It changes every score but
@@ -110,7 +113,7 @@ confidence_score <- function(x, type = "msp", from = "logits", ...,
       class = "aurc_error_value"
     )
   }
-  if (from == "probs") check_probs(x)
+  if (from == "probs") check_probs(x) else warn_if_probs_as_logits(x)
   storage.mode(x) <- "double"
   scores_impl(x, as.integer(d), type, from == "logits", temperature,
     as.double(p)

@@ -31,6 +31,7 @@ fit_temperature <- function(logits, labels, ..., interval = c(0.01, 100),
                             tol = 1e-8) {
   check_dots(...)
   d <- check_outputs(logits)
+  warn_if_probs_as_logits(logits, "logits")
   y <- check_labels(labels, d[1], d[2], colnames(logits))
   ok <- is.numeric(interval) && length(interval) == 2 &&
     all(is.finite(interval)) && all(interval > 0) && interval[1] < interval[2]

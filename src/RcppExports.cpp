@@ -87,6 +87,25 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// calibration_grouped_impl
+Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range);
+RcppExport SEXP _aurc_calibration_grouped_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type binning(binningSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type breaks(breaksSEXP);
+    Rcpp::traits::input_parameter< double >::type n_bins(n_binsSEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type min_remaining(min_remainingSEXP);
+    Rcpp::traits::input_parameter< double >::type min_range(min_rangeSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_grouped_impl(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range));
+    return rcpp_result_gen;
+END_RCPP
+}
 // weight_bias_impl
 Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
 RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
@@ -156,6 +175,25 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// metrics_grouped_impl
+Rcpp::List metrics_grouped_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
+RcppExport SEXP _aurc_metrics_grouped_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type optimum(optimumSEXP);
+    Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
+    Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
+    rcpp_result_gen = Rcpp::wrap(metrics_grouped_impl(score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk));
+    return rcpp_result_gen;
+END_RCPP
+}
 // rc_curve_impl
 Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights);
 RcppExport SEXP _aurc_rc_curve_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP) {
@@ -165,6 +203,19 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
     rcpp_result_gen = Rcpp::wrap(rc_curve_impl(score, loss, case_weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// rc_curve_grouped_impl
+Rcpp::List rc_curve_grouped_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets);
+RcppExport SEXP _aurc_rc_curve_grouped_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
+    rcpp_result_gen = Rcpp::wrap(rc_curve_grouped_impl(score, loss, case_weights, offsets));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -295,12 +346,15 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
+    {"_aurc_calibration_grouped_impl", (DL_FUNC) &_aurc_calibration_grouped_impl, 10},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},
     {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 6},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
+    {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 10},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
+    {"_aurc_rc_curve_grouped_impl", (DL_FUNC) &_aurc_rc_curve_grouped_impl, 4},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},

@@ -29,6 +29,16 @@ struct RProgress {
   }
 };
 
+// Interrupt check for loops over many small groups: the kernels call it
+// about once per call on a small group, and R is asked only every 256th
+// time. Groups of a chunk (kChunk rows) or more should use RInterrupt.
+struct ThrottledInterrupt {
+  std::size_t* calls;
+  void operator()() const {
+    if ((++*calls & 255u) == 0) Rcpp::checkUserInterrupt();
+  }
+};
+
 inline Estimator estimator_arg(const std::string& name) {
   Estimator est;
   if (!parse_estimator(name, est)) Rcpp::stop("unknown estimator '" + name + "'");

@@ -2,6 +2,7 @@
 // per-bin sums. Inputs are validated (NA and zero weights removed) in R.
 #include "glue.h"
 #include "core/binning.h"
+#include "core/small_sort.h"
 
 using namespace aurc;
 
@@ -109,4 +110,93 @@ Rcpp::NumericVector calibration_scan_impl(const Rcpp::NumericVector& confidence,
     }
   }
   return Rcpp::NumericVector::create(bad_conf, bad_correct, missing ? 1 : 0);
+}
+
+// Calibration bins of many groups in one call. Rows are ordered by group;
+// group g is rows offsets[g] .. offsets[g + 1] - 1 (validated, NA and zero
+// weights removed in R; every group non-empty). Same settings as
+// calibration_bins_impl(). Returns the per-bin sums of all groups one after
+// another, and per group `size` (bins), `status`, `ece` and `mce`.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
+                                    const Rcpp::NumericVector& correct,
+                                    const Rcpp::NumericVector& case_weights,
+                                    const Rcpp::NumericVector& offsets,
+                                    const std::string& binning,
+                                    const Rcpp::NumericVector& breaks,
+                                    double n_bins, double z,
+                                    double min_remaining, double min_range) {
+  const std::size_t n = static_cast<std::size_t>(confidence.size());
+  if (static_cast<std::size_t>(correct.size()) != n ||
+      (case_weights.size() != 0 &&
+       static_cast<std::size_t>(case_weights.size()) != n)) {
+    Rcpp::stop("`confidence`, `correct` and `case_weights` must have the same length");
+  }
+  const R_xlen_t m = offsets.size();
+  if (m < 1 || offsets[0] != 0.0 || offsets[m - 1] != static_cast<double>(n)) {
+    Rcpp::stop("`offsets` must run from 0 to the number of rows");
+  }
+  for (R_xlen_t g = 1; g < m; ++g) {
+    if (!(offsets[g] >= offsets[g - 1]) || offsets[g] != std::floor(offsets[g]))
+      Rcpp::stop("`offsets` must be non-decreasing whole numbers");
+  }
+  const bool adaptive = binning == "adaptive" || binning == "ding2020";
+  if (!adaptive && binning != "breaks" && binning != "equal_mass") {
+    Rcpp::stop("unknown binning '" + binning + "'");
+  }
+  const double* w = optional_ptr(case_weights);
+  const std::vector<double> edges(breaks.begin(), breaks.end());
+  AdaptiveSettings s;
+  s.z = z;
+  s.min_remaining = min_remaining;
+  s.min_range = min_range;
+  s.ding2020 = binning == "ding2020";
+
+  const std::size_t n_groups = static_cast<std::size_t>(m - 1);
+  std::vector<double> bn, sx, sy, lo, hi;
+  Rcpp::NumericVector size(n_groups), ece(n_groups), mce(n_groups);
+  Rcpp::IntegerVector status(n_groups);
+  CalibSorted d;
+  std::vector<std::size_t> ends;
+  BinStats st;
+  std::size_t calls = 0;
+  ThrottledInterrupt throttled{&calls};
+  RInterrupt check;
+  for (std::size_t g = 0; g < n_groups; ++g) {
+    const std::size_t b = static_cast<std::size_t>(offsets[g]);
+    const std::size_t len = static_cast<std::size_t>(offsets[g + 1]) - b;
+    const double* wg = w ? w + b : nullptr;
+    if (len >= kChunk) {
+      calib_sort_any(confidence.begin() + b, correct.begin() + b, wg, len,
+                     adaptive, d, check);
+    } else {
+      throttled();
+      calib_sort_any(confidence.begin() + b, correct.begin() + b, wg, len,
+                     adaptive, d, throttled);
+    }
+    ends.clear();
+    AdaptiveStatus res = AdaptiveStatus::ok;
+    if (binning == "breaks") {
+      bins_breaks(d, edges, ends);
+    } else if (binning == "equal_mass") {
+      bins_equal_mass(d, static_cast<std::size_t>(n_bins), ends);
+    } else {
+      res = bins_adaptive(d, s, ends);
+    }
+    status[g] = static_cast<int>(res);
+    bin_stats(d, ends, st);
+    bn.insert(bn.end(), st.n.begin(), st.n.end());
+    sx.insert(sx.end(), st.sum_x.begin(), st.sum_x.end());
+    sy.insert(sy.end(), st.sum_y.begin(), st.sum_y.end());
+    lo.insert(lo.end(), st.min_x.begin(), st.min_x.end());
+    hi.insert(hi.end(), st.max_x.begin(), st.max_x.end());
+    size[g] = static_cast<double>(st.n.size());
+    calibration_errors(st, ece[g], mce[g]);
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("n") = bn, Rcpp::Named("sum_confidence") = sx,
+      Rcpp::Named("sum_correct") = sy, Rcpp::Named("min_confidence") = lo,
+      Rcpp::Named("max_confidence") = hi, Rcpp::Named("size") = size,
+      Rcpp::Named("status") = status, Rcpp::Named("ece") = ece,
+      Rcpp::Named("mce") = mce);
 }

@@ -1,23 +1,34 @@
 // R glue for the metrics of SPEC Secs. 3 and 4: sorts once, then streams
-// every requested metric over the tie groups of the sorted data. Inputs are
-// validated (and NA removed) in R first.
+// every requested metric over the tie groups of the sorted data (no tie
+// group is materialised). Inputs are validated (and NA removed) in R first.
 #include "glue.h"
 #include "core/augrc.h"
 #include "core/contribution.h"
 #include "core/curve.h"
 #include "core/failure.h"
 #include "core/oracle.h"
+#include "core/small_sort.h"
 
 using namespace aurc;
 
 namespace {
 
+// Buffers reused across calls (and across the groups of a grouped call), so
+// many small groups cost no allocation each. The scores and the losses (for
+// the oracle order) have buffers of their own: the metrics stream over the
+// sorted scores while the losses are sorted.
+struct MetricWorkspace {
+  SortedLoss sorted, sorted_loss;
+  Presorted presorted, presorted_loss;
+  GroupVectors by_loss;
+};
+
 // Groups of equal loss in ascending loss, for the oracle order. 0/1 losses
 // need no sort: two groups.
-void loss_groups(const Rcpp::NumericVector& loss,
-                 const Rcpp::NumericVector& case_weights, GroupVectors& out) {
-  const std::size_t n = static_cast<std::size_t>(loss.size());
-  const double* w = optional_ptr(case_weights);
+template <class Check>
+void loss_groups(const double* loss, const double* w, std::size_t n,
+                 MetricWorkspace& ws, Check& check) {
+  GroupVectors& out = ws.by_loss;
   bool binary = true;
   double c0 = 0.0, c1 = 0.0;
   for (std::size_t i = 0; i < n && binary; ++i) {
@@ -31,89 +42,173 @@ void loss_groups(const Rcpp::NumericVector& loss,
     out.loss = {0.0, c1};
     return;
   }
-  RInterrupt check;
   if (!w) {
-    SortedLoss sorted;
-    sort_with_loss(loss.begin(), loss.begin(), n, sorted, check);
-    collect_groups(sorted, out);
+    sort_with_loss_any(loss, loss, n, ws.sorted_loss, check);
+    collect_groups(ws.sorted_loss, out);
     return;
   }
-  Presorted p;
-  presort(loss.begin(), n, p, check);
-  collect_groups(PresortedGroups{p, loss.begin(), w}, out);
+  presort_any(loss, n, ws.presorted_loss, check);
+  collect_groups(PresortedGroups{ws.presorted_loss, loss, w}, out);
 }
 
+enum class MetricCode {
+  aurc, augrc, failure_auroc, failure_aupr, eaurc, eaugrc, naurc,
+  risk_at_coverage, coverage_at_risk, mean_loss
+};
 
-// Every requested metric from a group source over the sorted scores. Each
-// metric is one streaming pass over the sorted data (as aurc_vec() is):
-// no tie group is materialised.
-template <class Source>
-Rcpp::List metrics_from(const Source& groups, double n,
-                        const Rcpp::NumericVector& loss,
-                        const Rcpp::NumericVector& case_weights,
-                        const Rcpp::CharacterVector& metrics, Estimator est,
-                        bool step, bool asymptotic, double coverage,
-                        double risk) {
-  double mean_loss = std::nan("");
-  bool have_mean = false;
+// The metrics asked for and their options, decoded once.
+struct MetricRequest {
+  std::vector<MetricCode> codes;
+  Estimator est;
+  bool step, asymptotic;
+  double coverage, risk;
+};
+
+MetricRequest metric_request(const Rcpp::CharacterVector& metrics,
+                             const std::string& estimator,
+                             const std::string& method,
+                             const std::string& optimum, double coverage,
+                             double risk) {
+  static const char* names[] = {
+      "aurc",  "augrc", "failure_auroc",    "failure_aupr",     "eaurc",
+      "eaugrc", "naurc", "risk_at_coverage", "coverage_at_risk", "mean_loss"};
+  MetricRequest req;
+  for (R_xlen_t j = 0; j < metrics.size(); ++j) {
+    const std::string name = Rcpp::as<std::string>(metrics[j]);
+    int found = -1;
+    for (int k = 0; k < 10; ++k) {
+      if (name == names[k]) found = k;
+    }
+    if (found < 0) Rcpp::stop("unknown metric '" + name + "'");
+    req.codes.push_back(static_cast<MetricCode>(found));
+  }
+  req.est = estimator_arg(estimator);
+  req.step = method == "step";
+  req.asymptotic = optimum == "asymptotic";
+  req.coverage = coverage;
+  req.risk = risk;
+  return req;
+}
+
+// Every requested metric over a group source of the sorted scores
+// (SortedLoss or PresortedGroups; `n` its total weight), written to
+// out[0 .. codes.size()). Each metric is one streaming pass, as aurc_vec()
+// is; the mean loss is computed only when a metric needs it. Returns the
+// coverage achieved by risk_at_coverage (NaN if not asked).
+template <class Source, class Check>
+double metrics_on(const Source& groups, double n, const double* loss,
+                  const double* w, std::size_t len, const MetricRequest& req,
+                  MetricWorkspace& ws, Check& check, double* out) {
+  bool have_mean = false, have_aurc = false, have_oracle = false;
+  double mean_value = std::nan(""), aurc_value = std::nan(""),
+         oracle_value = std::nan("");
   auto get_mean = [&]() {
-    if (!have_mean) mean_loss = total_loss(groups) / n;
+    if (!have_mean) mean_value = total_loss(groups) / n;
     have_mean = true;
-    return mean_loss;
+    return mean_value;
   };
-  GroupVectors by_loss;
-  bool have_oracle = false;
-  double aurc_value = std::nan(""), oracle_value = std::nan("");
-  bool have_aurc = false;
   auto get_aurc = [&]() {
-    if (!have_aurc) aurc_value = aurc_estimate(est, groups, n);
+    if (!have_aurc) aurc_value = aurc_estimate(req.est, groups, n);
     have_aurc = true;
     return aurc_value;
   };
   auto get_oracle = [&]() {
     if (!have_oracle) {
-      loss_groups(loss, case_weights, by_loss);
-      oracle_value = aurc_oracle(est, by_loss, n);
+      loss_groups(loss, w, len, ws, check);
+      oracle_value = aurc_oracle(req.est, ws.by_loss, n);
     }
     have_oracle = true;
     return oracle_value;
   };
-
-  const R_xlen_t m = metrics.size();
-  Rcpp::NumericVector out(m);
   double achieved = std::nan("");
-  for (R_xlen_t j = 0; j < m; ++j) {
-    const std::string name = Rcpp::as<std::string>(metrics[j]);
-    double v;
-    if (name == "aurc") {
-      v = get_aurc();
-    } else if (name == "augrc") {
-      v = step ? augrc_step(groups, n) : augrc_trapezoid(groups, n);
-    } else if (name == "failure_auroc") {
-      v = failure_auroc(groups);
-    } else if (name == "failure_aupr") {
-      v = failure_aupr(groups);
-    } else if (name == "eaurc") {
-      v = get_aurc() -
-          (asymptotic ? aurc_asymptotic_optimum(get_mean()) : get_oracle());
-    } else if (name == "eaugrc") {
-      const double ml = get_mean();
-      v = augrc_trapezoid(groups, n) - 0.5 * ml * ml;
-    } else if (name == "naurc") {
-      v = naurc_value(get_aurc(), get_oracle(), get_mean());
-    } else if (name == "risk_at_coverage") {
-      v = risk_at_coverage(groups, n, coverage, achieved);
-    } else if (name == "coverage_at_risk") {
-      v = aurc::coverage_at_risk(groups, n, risk);
-    } else if (name == "mean_loss") {
-      v = get_mean();
-    } else {
-      Rcpp::stop("unknown metric '" + name + "'");
+  for (std::size_t j = 0; j < req.codes.size(); ++j) {
+    double v = 0.0;
+    switch (req.codes[j]) {
+      case MetricCode::aurc:
+        v = get_aurc();
+        break;
+      case MetricCode::augrc:
+        v = req.step ? augrc_step(groups, n) : augrc_trapezoid(groups, n);
+        break;
+      case MetricCode::failure_auroc:
+        v = failure_auroc(groups);
+        break;
+      case MetricCode::failure_aupr:
+        v = failure_aupr(groups);
+        break;
+      case MetricCode::eaurc:
+        v = get_aurc() - (req.asymptotic ? aurc_asymptotic_optimum(get_mean())
+                                         : get_oracle());
+        break;
+      case MetricCode::eaugrc: {
+        const double ml = get_mean();
+        v = augrc_trapezoid(groups, n) - 0.5 * ml * ml;
+        break;
+      }
+      case MetricCode::naurc:
+        v = naurc_value(get_aurc(), get_oracle(), get_mean());
+        break;
+      case MetricCode::risk_at_coverage:
+        v = risk_at_coverage(groups, n, req.coverage, achieved);
+        break;
+      case MetricCode::coverage_at_risk:
+        v = aurc::coverage_at_risk(groups, n, req.risk);
+        break;
+      case MetricCode::mean_loss:
+        v = get_mean();
+        break;
     }
     out[j] = v;
   }
-  return Rcpp::List::create(Rcpp::_["values"] = out,
-                            Rcpp::_["achieved_coverage"] = achieved);
+  return achieved;
+}
+
+// Every requested metric of one sample (a whole vector or one group's
+// slice) after one sort of its scores. `w` null: unit weights.
+template <class Check>
+double evaluate_metrics(const double* score, const double* loss,
+                        const double* w, std::size_t len,
+                        const MetricRequest& req, MetricWorkspace& ws,
+                        Check& check, double* out) {
+  if (!w) {
+    sort_with_loss_any(score, loss, len, ws.sorted, check);
+    return metrics_on(ws.sorted, static_cast<double>(len), loss, w, len, req,
+                      ws, check, out);
+  }
+  presort_any(score, len, ws.presorted, check);
+  double total = 0.0;
+  for (std::size_t i = 0; i < len; ++i) total += w[i];
+  return metrics_on(PresortedGroups{ws.presorted, loss, w}, total, loss, w,
+                    len, req, ws, check, out);
+}
+
+// Group boundaries: offsets[g] .. offsets[g + 1] (0-based, non-decreasing,
+// from 0 to n, the common length of the columns). Checked before any
+// access.
+std::vector<std::size_t> group_offsets(const Rcpp::NumericVector& offsets,
+                                       const Rcpp::NumericVector& score,
+                                       const Rcpp::NumericVector& loss,
+                                       const Rcpp::NumericVector& weights) {
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  if (static_cast<std::size_t>(loss.size()) != n ||
+      (weights.size() != 0 && static_cast<std::size_t>(weights.size()) != n)) {
+    Rcpp::stop("`score`, `loss` and `case_weights` must have the same length");
+  }
+  const R_xlen_t m = offsets.size();
+  if (m < 1) Rcpp::stop("`offsets` must have at least one element");
+  std::vector<std::size_t> out(static_cast<std::size_t>(m));
+  double prev = 0.0;
+  for (R_xlen_t g = 0; g < m; ++g) {
+    const double o = offsets[g];
+    if (!(o >= prev) || o > static_cast<double>(n) || o != std::floor(o)) {
+      Rcpp::stop("`offsets` must be non-decreasing whole numbers within the data");
+    }
+    if (g == 0 && o != 0.0) Rcpp::stop("`offsets` must start at 0");
+    out[static_cast<std::size_t>(g)] = static_cast<std::size_t>(o);
+    prev = o;
+  }
+  if (out.back() != n) Rcpp::stop("`offsets` must end at the number of rows");
+  return out;
 }
 
 }  // namespace
@@ -130,67 +225,166 @@ Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
                         const std::string& method,
                         const std::string& optimum, double coverage,
                         double risk) {
-  const Estimator est = estimator_arg(estimator);
-  const bool step = method == "step";
-  const bool asymptotic = optimum == "asymptotic";
-  const std::size_t n = static_cast<std::size_t>(score.size());
+  const MetricRequest req =
+      metric_request(metrics, estimator, method, optimum, coverage, risk);
+  MetricWorkspace ws;
   RInterrupt check;
-  if (case_weights.size() == 0) {
-    SortedLoss sorted;
-    sort_with_loss(score.begin(), loss.begin(), n, sorted, check);
-    return metrics_from(sorted, static_cast<double>(n), loss, case_weights,
-                        metrics, est, step, asymptotic, coverage, risk);
-  }
-  Presorted p;
-  presort(score.begin(), n, p, check);
-  const PresortedGroups groups{p, loss.begin(), case_weights.begin()};
-  return metrics_from(groups, Rcpp::sum(case_weights), loss, case_weights,
-                      metrics, est, step, asymptotic, coverage, risk);
+  Rcpp::NumericVector out(metrics.size());
+  const double achieved = evaluate_metrics(
+      score.begin(), loss.begin(), optional_ptr(case_weights),
+      static_cast<std::size_t>(score.size()), req, ws, check, out.begin());
+  return Rcpp::List::create(Rcpp::_["values"] = out,
+                            Rcpp::_["achieved_coverage"] = achieved);
 }
+
+// The same metrics for many groups in one call. The rows are ordered by
+// group; group g is rows offsets[g] .. offsets[g + 1] - 1. Groups of total
+// weight 0 (or no rows) get NA and are flagged in `empty`; the caller warns.
+// Returns `values`, a groups x metrics matrix, `achieved_coverage` per group
+// and `empty`.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List metrics_grouped_impl(const Rcpp::NumericVector& score,
+                                const Rcpp::NumericVector& loss,
+                                const Rcpp::NumericVector& case_weights,
+                                const Rcpp::NumericVector& offsets,
+                                const Rcpp::CharacterVector& metrics,
+                                const std::string& estimator,
+                                const std::string& method,
+                                const std::string& optimum, double coverage,
+                                double risk) {
+  const std::vector<std::size_t> off =
+      group_offsets(offsets, score, loss, case_weights);
+  const MetricRequest req =
+      metric_request(metrics, estimator, method, optimum, coverage, risk);
+  const std::size_t n_groups = off.size() - 1;
+  const std::size_t m = req.codes.size();
+  Rcpp::NumericMatrix values(static_cast<int>(n_groups), static_cast<int>(m));
+  Rcpp::NumericVector achieved(n_groups);
+  Rcpp::LogicalVector empty(n_groups);
+  const double* w = optional_ptr(case_weights);
+  MetricWorkspace ws;
+  std::vector<double> row(m);
+  std::size_t calls = 0;
+  ThrottledInterrupt throttled{&calls};
+  RInterrupt check;
+  for (std::size_t g = 0; g < n_groups; ++g) {
+    const std::size_t b = off[g], len = off[g + 1] - off[g];
+    double total = static_cast<double>(len);
+    if (w) {
+      total = 0.0;
+      for (std::size_t i = b; i < b + len; ++i) total += w[i];
+    }
+    if (!(total > 0.0)) {
+      empty[g] = true;
+      achieved[g] = NA_REAL;
+      for (std::size_t j = 0; j < m; ++j) values(g, j) = NA_REAL;
+      throttled();
+      continue;
+    }
+    const double* wg = w ? w + b : nullptr;
+    achieved[g] = len >= kChunk
+        ? evaluate_metrics(score.begin() + b, loss.begin() + b, wg, len, req,
+                           ws, check, row.data())
+        : evaluate_metrics(score.begin() + b, loss.begin() + b, wg, len, req,
+                           ws, throttled, row.data());
+    for (std::size_t j = 0; j < m; ++j) values(g, j) = row[j];
+  }
+  return Rcpp::List::create(Rcpp::_["values"] = values,
+                            Rcpp::_["achieved_coverage"] = achieved,
+                            Rcpp::_["empty"] = empty);
+}
+
+namespace {
+
+// Appends the risk-coverage curve of one sample (distinct thresholds,
+// descending; groups of zero weight are not thresholds) to the three
+// vectors; returns the total weight.
+template <class Check>
+double append_rc_curve(const double* score, const double* loss,
+                       const double* w, std::size_t n, MetricWorkspace& ws,
+                       Check& check, std::vector<double>& thr,
+                       std::vector<double>& acc, std::vector<double>& los) {
+  CurveSums sums;
+  const std::vector<std::uint64_t>* keys;
+  double total = 0.0;
+  if (!w) {
+    sort_with_loss_any(score, loss, n, ws.sorted, check);
+    rc_curve_sums(ws.sorted, sums);
+    keys = &ws.sorted.keys;
+    total = static_cast<double>(n);
+  } else {
+    presort_any(score, n, ws.presorted, check);
+    rc_curve_sums(PresortedGroups{ws.presorted, loss, w}, sums);
+    keys = &ws.presorted.keys;
+    for (std::size_t i = 0; i < n; ++i) total += w[i];
+  }
+  std::size_t g = 0;
+  for_each_run_reverse(*keys, [&](std::size_t b, std::size_t) {
+    if (sums.count[g] > 0.0) {
+      thr.push_back(key_to_double((*keys)[b]));
+      acc.push_back(sums.accepted[g]);
+      los.push_back(sums.loss_accepted[g]);
+    }
+    ++g;
+  });
+  return total;
+}
+
+}  // namespace
 
 // The risk-coverage curve at every distinct threshold, descending.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score,
                          const Rcpp::NumericVector& loss,
                          const Rcpp::NumericVector& case_weights) {
-  const std::size_t n = static_cast<std::size_t>(score.size());
+  MetricWorkspace ws;
   RInterrupt check;
-  CurveSums sums;
-  std::vector<double> thr;
-  auto thresholds = [&](const std::vector<std::uint64_t>& keys) {
-    for_each_run_reverse(keys, [&](std::size_t b, std::size_t) {
-      thr.push_back(key_to_double(keys[b]));
-    });
-  };
-  double total;
-  if (case_weights.size() == 0) {
-    SortedLoss sorted;
-    sort_with_loss(score.begin(), loss.begin(), n, sorted, check);
-    rc_curve_sums(sorted, sums);
-    thresholds(sorted.keys);
-    total = static_cast<double>(n);
-  } else {
-    Presorted p;
-    presort(score.begin(), n, p, check);
-    rc_curve_sums(PresortedGroups{p, loss.begin(), case_weights.begin()}, sums);
-    thresholds(p.keys);
-    total = Rcpp::sum(case_weights);
-  }
-  std::size_t kept = 0;
-  for (double c : sums.count) kept += c > 0.0;
-  Rcpp::NumericVector t(kept), acc(kept), los(kept);
-  std::size_t k = 0;
-  for (std::size_t g = 0; g < sums.count.size(); ++g) {
-    if (!(sums.count[g] > 0.0)) continue;
-    t[k] = thr[g];
-    acc[k] = sums.accepted[g];
-    los[k] = sums.loss_accepted[g];
-    ++k;
-  }
-  return Rcpp::List::create(Rcpp::_["threshold"] = t,
+  std::vector<double> thr, acc, los;
+  const double total = append_rc_curve(
+      score.begin(), loss.begin(), optional_ptr(case_weights),
+      static_cast<std::size_t>(score.size()), ws, check, thr, acc, los);
+  return Rcpp::List::create(Rcpp::_["threshold"] = thr,
                             Rcpp::_["n_accepted"] = acc,
                             Rcpp::_["loss_accepted"] = los,
                             Rcpp::_["n"] = total);
+}
+
+// One risk-coverage curve per group, rows ordered by group as for
+// metrics_grouped_impl(). Returns the curves one after another and, per
+// group, the number of points `size` and the total weight `n`.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List rc_curve_grouped_impl(const Rcpp::NumericVector& score,
+                                 const Rcpp::NumericVector& loss,
+                                 const Rcpp::NumericVector& case_weights,
+                                 const Rcpp::NumericVector& offsets) {
+  const std::vector<std::size_t> off =
+      group_offsets(offsets, score, loss, case_weights);
+  const std::size_t n_groups = off.size() - 1;
+  const double* w = optional_ptr(case_weights);
+  MetricWorkspace ws;
+  std::vector<double> thr, acc, los;
+  thr.reserve(static_cast<std::size_t>(score.size()));
+  acc.reserve(thr.capacity());
+  los.reserve(thr.capacity());
+  Rcpp::NumericVector size(n_groups), total(n_groups);
+  std::size_t calls = 0;
+  ThrottledInterrupt throttled{&calls};
+  RInterrupt check;
+  for (std::size_t g = 0; g < n_groups; ++g) {
+    const std::size_t b = off[g], len = off[g + 1] - off[g];
+    const std::size_t before = thr.size();
+    const double* wg = w ? w + b : nullptr;
+    total[g] = len >= kChunk
+        ? append_rc_curve(score.begin() + b, loss.begin() + b, wg, len, ws,
+                          check, thr, acc, los)
+        : append_rc_curve(score.begin() + b, loss.begin() + b, wg, len, ws,
+                          throttled, thr, acc, los);
+    size[g] = static_cast<double>(thr.size() - before);
+  }
+  return Rcpp::List::create(Rcpp::_["threshold"] = thr,
+                            Rcpp::_["n_accepted"] = acc,
+                            Rcpp::_["loss_accepted"] = los,
+                            Rcpp::_["size"] = size, Rcpp::_["n"] = total);
 }
 
 // Per-position failure contributions (Traub et al., App. A.1.1).

@@ -1,0 +1,372 @@
+# The metric registry: one entry per selective-classification metric, from
+# which every form of the metric is made (the `_vec` form, the data-frame
+# form with groups, selective_metrics(), the yardstick metrics of
+# metric-yardstick.R, and later forms such as intervals or database tables).
+# A metric is described once here; its forms read the entry.
+#
+# Internal API (for the forms, present and future):
+# * metric_names()                      all metric names, in registry order
+# * metric_info(name)                   the entry of one metric (see below)
+# * metric_option_info(option)          default and validator of an option
+# * check_metric_options(names, values, call)
+#                                       validates the options the metrics use
+# * metric_estimator_label(name, opts)  the `.estimator` of a result row
+# * metric_needs_failure(name, opts)    TRUE when the metric needs a 0/1 loss
+# * metrics_by_group(score, loss, case_weights, rows, metrics, opts, na_rm,
+#                    loss_arg, call)    evaluates any set of metrics on any
+#                                       number of groups in one C++ call
+#
+# An entry holds:
+# * name       the metric's name
+# * kernel     its name in the C++ engine, the metrics_impl() and
+#              metrics_grouped_impl() of src/rcpp_metrics.cpp
+# * title      a short title for documentation and messages
+# * direction  "minimize" or "maximize" (as yardstick's)
+# * input      "loss" (any finite non-negative loss) or "failure" (0/1)
+# * options    the names of the options it takes (see metric_option_info())
+# * binary_if  NULL, or a function of the options that is TRUE when they
+#              make the metric need a 0/1 loss (E-AURC's asymptotic optimum)
+# * label      a function of the options giving `.estimator`
+# * range      the range of values for 0/1 losses (yardstick's `range`)
+# * coverage   TRUE when the data-frame form reports `.coverage`
+
+new_metric_entry <- function(name, title, direction, input, options = NULL,
+                             label, range, binary_if = NULL,
+                             coverage = FALSE, kernel = name) {
+  list(
+    name = name, kernel = kernel, title = title, direction = direction,
+    input = input,
+    options = as.character(options), label = label, range = range,
+    binary_if = binary_if, coverage = coverage
+  )
+}
+
+metric_registry <- list(
+  aurc = new_metric_entry(
+    "aurc", "AURC",
+    direction = "minimize", input = "loss", options = "estimator",
+    label = function(o) o$estimator, range = c(0, 1)
+  ),
+  augrc = new_metric_entry(
+    "augrc", "AUGRC",
+    direction = "minimize", input = "loss", options = "method",
+    label = function(o) o$method, range = c(0, 0.5)
+  ),
+  failure_auroc = new_metric_entry(
+    "failure_auroc", "failure AUROC",
+    direction = "maximize", input = "failure",
+    label = function(o) "binary", range = c(0, 1)
+  ),
+  failure_aupr = new_metric_entry(
+    "failure_aupr", "failure AUPR",
+    direction = "maximize", input = "failure",
+    label = function(o) "binary", range = c(0, 1)
+  ),
+  eaurc = new_metric_entry(
+    "eaurc", "E-AURC",
+    direction = "minimize", input = "loss",
+    options = c("estimator", "optimum"),
+    label = function(o) paste0(o$estimator, "/", o$optimum),
+    range = c(-1, 1), binary_if = function(o) o$optimum == "asymptotic"
+  ),
+  eaugrc = new_metric_entry(
+    "eaugrc", "E-AUGRC",
+    direction = "minimize", input = "failure",
+    label = function(o) "trapezoid", range = c(0, 0.5)
+  ),
+  naurc = new_metric_entry(
+    "naurc", "NAURC",
+    direction = "minimize", input = "loss", options = "estimator",
+    label = function(o) o$estimator, range = c(-Inf, Inf)
+  ),
+  risk_at_coverage = new_metric_entry(
+    "risk_at_coverage", "risk at coverage",
+    direction = "minimize", input = "loss", options = "coverage",
+    label = function(o) paste0("coverage=", o$coverage), range = c(0, 1),
+    coverage = TRUE
+  ),
+  coverage_at_risk = new_metric_entry(
+    "coverage_at_risk", "coverage at risk",
+    direction = "maximize", input = "loss", options = "risk",
+    label = function(o) paste0("risk=", o$risk), range = c(0, 1)
+  )
+)
+
+# Options shared by the metrics: default (NULL for a required option, which
+# has no default in the forms) and validator. A validator returns the
+# validated value and fails with a classed error naming the option.
+metric_option_registry <- list(
+  estimator = list(
+    default = "alpha",
+    check = function(x, call) {
+      check_choice(x, aurc_estimators, arg = "estimator", call = call)
+    }
+  ),
+  method = list(
+    default = "trapezoid",
+    check = function(x, call) {
+      check_choice(x, augrc_methods, arg = "method", call = call)
+    }
+  ),
+  optimum = list(
+    default = "exact",
+    check = function(x, call) {
+      check_choice(x, eaurc_optima, arg = "optimum", call = call)
+    }
+  ),
+  coverage = list(
+    default = NULL,
+    check = function(x, call) {
+      check_number(x, 0, 1, arg = "coverage", call = call)
+    }
+  ),
+  risk = list(
+    default = NULL,
+    check = function(x, call) check_number(x, 0, arg = "risk", call = call)
+  )
+)
+
+metric_names <- function() names(metric_registry)
+
+metric_info <- function(name) {
+  info <- metric_registry[[name]]
+  if (is.null(info)) {
+    abort_aurc("Unknown metric {.val {name}}.", .internal = TRUE)
+  }
+  info
+}
+
+metric_option_info <- function(option) metric_option_registry[[option]]
+
+# Validates the options that `names` use. `values` is a named list; an
+# option absent from it takes its default (a required option, whose default
+# is NULL, then fails its validator as missing). Returns a list with every
+# option (unused ones as given or at their defaults). Options named in
+# `always` are validated even when no metric uses them.
+check_metric_options <- function(names, values, call, always = NULL) {
+  used <- unique(c(
+    always, unlist(lapply(names, function(m) metric_info(m)$options))
+  ))
+  out <- list()
+  for (opt in names(metric_option_registry)) {
+    info <- metric_option_info(opt)
+    value <- if (opt %in% names(values)) values[[opt]] else info$default
+    # a given option is checked even when no metric uses it, so that a
+    # malformed value never reaches C++
+    if (opt %in% used || !is.null(value)) {
+      value <- info$check(value, call)
+    } else if (is.null(value)) {
+      value <- info$default
+    }
+    out[opt] <- list(value)
+  }
+  out
+}
+
+metric_estimator_label <- function(name, opts) metric_info(name)$label(opts)
+
+metric_needs_failure <- function(name, opts) {
+  info <- metric_info(name)
+  info$input == "failure" ||
+    (!is.null(info$binary_if) && isTRUE(info$binary_if(opts)))
+}
+
+# ---- evaluation -------------------------------------------------------------
+
+# Evaluates the metrics `metrics` on every group in one C++ call
+# (metrics_grouped_impl()). `rows`: NULL for one group of all rows, or a list
+# of row indices per group (as data_groups() gives). Columns are validated
+# once, as prepare_metric_input() does for one vector; the NA rule of SPEC
+# Sec. 10 applies per group. Returns `values` (groups x metrics) and
+# `coverage` (the coverage risk_at_coverage achieved, per group). Warnings
+# (no data, one class, NAURC undefined) are raised per group, as the `_vec`
+# form raises them.
+metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
+                             na_rm, loss_arg = "loss",
+                             call = rlang::caller_env()) {
+  binary <- any(vapply(metrics, metric_needs_failure, logical(1), opts))
+  check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
+    call = call
+  )
+  warn_if_swapped(score, loss, loss_arg, call = call)
+
+  g <- group_columns(
+    list(score = score, loss = loss, case_weights = case_weights), rows, na_rm
+  )
+  na_group <- g$na_group
+  res <- metrics_grouped_impl(
+    g$cols$score, g$cols$loss, g$cols$case_weights,
+    c(0, cumsum(as.double(g$sizes))),
+    vapply(metrics, function(m) metric_info(m)$kernel, character(1),
+      USE.NAMES = FALSE
+    ),
+    opts$estimator, opts$method, opts$optimum,
+    if (is.null(opts$coverage)) 0.5 else opts$coverage,
+    if (is.null(opts$risk)) 0.5 else opts$risk
+  )
+  values <- res$values
+  values[na_group, ] <- NA_real_
+  coverage <- res$achieved_coverage
+  coverage[na_group] <- NA_real_
+  for (k in which(res$empty & !na_group)) warn_no_data(call = call)
+  undefined <- which(is.nan(values), arr.ind = TRUE)
+  if (nrow(undefined) > 0) {
+    undefined <- undefined[order(undefined[, 1], undefined[, 2]), ,
+      drop = FALSE
+    ]
+    for (k in seq_len(nrow(undefined))) {
+      metric <- metrics[undefined[k, 2]]
+      if (metric == "naurc") {
+        warn_naurc_undefined(call = call)
+      } else if (metric_info(metric)$input == "failure") {
+        warn_one_class(metric, call = call)
+      }
+    }
+    values[is.nan(values)] <- NA_real_
+  }
+  list(values = values, coverage = coverage)
+}
+
+# Rows ordered by group, with the NA rule of SPEC Sec. 10 applied per group.
+# `cols`: a named list of equal-length vectors (converted to double; an
+# empty `case_weights` means none); `rows`: NULL (one group of all rows) or
+# the row indices of every group. A row missing a value in its first two
+# columns is dropped when `na_rm`; otherwise its whole group is dropped and
+# flagged in `na_group`. `drop_zero_weight`: also drop rows of weight 0.
+# Returns the columns, the group sizes, the group of each row and
+# `na_group`.
+group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE) {
+  cols <- lapply(cols, as.double)
+  pick <- function(i) lapply(cols, function(x) if (length(x)) x[i] else x)
+  n <- length(cols[[1]])
+  sizes <- n
+  if (!is.null(rows)) {
+    idx <- unlist(rows, use.names = FALSE)
+    sizes <- lengths(rows)
+    if (!identical(idx, seq_len(n))) cols <- pick(idx)
+  }
+  n_groups <- length(sizes)
+  gid <- rep.int(seq_len(n_groups), sizes)
+  na_group <- logical(n_groups)
+  keep <- NULL
+  if (anyNA(cols[[1]]) || anyNA(cols[[2]])) {
+    bad <- is.na(cols[[1]]) | is.na(cols[[2]])
+    if (!na_rm) na_group[unique(gid[bad])] <- TRUE
+    keep <- !bad & !na_group[gid]
+  }
+  w <- cols$case_weights
+  if (drop_zero_weight && length(w) && any(w == 0)) {
+    keep <- (if (is.null(keep)) TRUE else keep) & w > 0
+  }
+  if (!is.null(keep)) {
+    cols <- pick(keep)
+    gid <- gid[keep]
+  }
+  list(
+    cols = cols, sizes = tabulate(gid, n_groups), gid = gid,
+    na_group = na_group
+  )
+}
+
+# ---- the forms --------------------------------------------------------------
+
+# The `_vec` form of a registry metric. Called as the whole body of the
+# exported function, `metric_vec_form("aurc", ...)`: reads the arguments
+# from the caller's frame (score, the loss argument, the options, na_rm,
+# case_weights), so the exported function only declares its formals.
+metric_vec_form <- function(.name, ..., .env = rlang::caller_env()) {
+  check_dots(..., call = .env)
+  info <- metric_info(.name)
+  opts <- form_options(info, .env)
+  loss_arg <- form_loss_arg(info)
+  res <- metrics_by_group(
+    .env$score, .env[[loss_arg]], .env$case_weights, NULL, .name, opts,
+    .env$na_rm,
+    loss_arg = loss_arg, call = .env
+  )
+  res$values[[1]]
+}
+
+# The data-frame form: columns by tidy evaluation, every group of a grouped
+# data frame in one C++ call, one tibble at the end.
+metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
+  check_dots(..., call = .env)
+  info <- metric_info(.name)
+  opts <- form_options(info, .env)
+  loss_arg <- form_loss_arg(info)
+  data <- .env$data
+  check_data_frame(data, call = .env)
+  columns <- c("score", loss_arg, "case_weights")
+  values <- lapply(columns, function(arg) {
+    quo <- rlang::eval_bare(
+      rlang::call2(rlang::enquo, rlang::sym(arg)), .env
+    )
+    eval_column(data, quo, arg, call = .env)
+  })
+  groups <- data_groups(data)
+  res <- metrics_by_group(
+    values[[1]], values[[2]], values[[3]], groups$rows, .name, opts,
+    .env$na_rm,
+    loss_arg = loss_arg, call = .env
+  )
+  out <- metric_tibble(
+    groups$keys, .name, metric_estimator_label(.name, opts), res$values
+  )
+  if (info$coverage) out$.coverage <- res$coverage
+  out
+}
+
+# Failure metrics call their loss argument `failure`.
+form_loss_arg <- function(info) {
+  if (info$input == "failure") "failure" else "loss"
+}
+
+# The options of one metric read from a form's frame and validated. A
+# required option left missing reaches its validator as missing.
+form_options <- function(info, env) {
+  values <- list()
+  for (opt in info$options) {
+    missing_opt <- eval(call("missing", as.name(opt)), env)
+    if (missing_opt && is.null(metric_option_info(opt)$default)) {
+      metric_option_info(opt)$check(rlang::missing_arg(), env)
+    }
+    values[opt] <- list(env[[opt]])
+  }
+  check_metric_options(info$name, values, env)
+}
+
+# The result tibble: grouping keys (each repeated once per metric), then
+# `.metric`, `.estimator`, `.estimate`, group-major.
+metric_tibble <- function(keys, metrics, labels, values) {
+  n_groups <- nrow(values)
+  out <- tibble::tibble(
+    .metric = rep(metrics, times = n_groups),
+    .estimator = rep(labels, times = n_groups),
+    .estimate = as.numeric(t(values))
+  )
+  if (!is.null(keys)) {
+    keys <- keys[rep(seq_len(nrow(keys)), each = length(metrics)), ,
+      drop = FALSE
+    ]
+    out <- tibble::as_tibble(c(keys, out))
+  }
+  out
+}
+
+# The formals a registry metric's forms have: `data` (data-frame form
+# only), `score`, its loss argument, `...`, its options with their defaults
+# (required ones without), `na_rm = FALSE`, `case_weights = NULL`. The
+# tests compare every exported form with these.
+metric_form_formals <- function(name, data = TRUE) {
+  info <- metric_info(name)
+  args <- list(score = rlang::missing_arg())
+  args[[form_loss_arg(info)]] <- rlang::missing_arg()
+  args["..."] <- list(rlang::missing_arg())
+  for (opt in info$options) {
+    default <- metric_option_info(opt)$default
+    args[opt] <- list(if (is.null(default)) rlang::missing_arg() else default)
+  }
+  args <- c(args, list(na_rm = FALSE, case_weights = NULL))
+  if (data) args <- c(list(data = rlang::missing_arg()), args)
+  as.pairlist(args)
+}

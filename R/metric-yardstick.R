@@ -1,0 +1,414 @@
+#' Selective-classification metrics for yardstick and tune
+#'
+#' Class-probability metrics in the form of the yardstick package: they take
+#' a factor `truth` and the class-probability columns a tidymodels model
+#' predicts (`.pred_<level>`), so they can sit in
+#' [yardstick::metric_set()] next to `roc_auc` and select models in
+#' `tune::tune_grid()`. From the probabilities each row gets
+#'
+#' * a confidence score, `score_type` of [confidence_score()] computed
+#'   `from = "probs"`: `"msp"` (the largest probability, default),
+#'   `"margin"`, `"neg_entropy"` or `"neg_gini"`;
+#' * a 0/1 loss: 1 when the class of the largest probability (the first of
+#'   tied maxima, i.e. the first factor level among them) is not `truth`.
+#'
+#' and the metric is the package's own metric of that score and loss:
+#' `aurc_prob()` is [aurc()], `augrc_prob()` [augrc()], `eaurc_prob()`
+#' [eaurc()], `naurc_prob()` [naurc()], `eaugrc_prob()` [eaugrc()],
+#' `failure_auroc_prob()` [failure_auroc()] and `failure_aupr_prob()`
+#' [failure_aupr()]. The names end in `_prob` so they neither clash with
+#' those functions (which take a score and a loss) nor with yardstick's
+#' metrics. Each carries yardstick's `direction` (`"minimize"` for the
+#' AURC family, `"maximize"` for the failure AUROC and AUPR), so tuning
+#' picks the right end. They exist whether or not yardstick is installed;
+#' [yardstick::metric_set()] needs yardstick.
+#'
+#' @section Estimators and options:
+#' yardstick's `estimator` argument picks the variant: the AURC estimator
+#' of [aurc_vec()] for `aurc_prob()`, `eaurc_prob()` and `naurc_prob()`
+#' (default `"alpha"`), the method of [augrc_vec()] for `augrc_prob()`
+#' (default `"trapezoid"`). The failure metrics and `eaugrc_prob()` have
+#' one variant. yardstick's own averaging estimators (`"binary"`,
+#' `"macro"`, `"macro_weighted"`, `"micro"`, `"hand_till"`) do not apply to
+#' a top-label metric; given to a metric set for `roc_auc`, they are
+#' ignored here with a warning of class `aurc_warning_ignored`. In a metric
+#' set, fix a variant with `yardstick::metric_tweak()`, e.g.
+#' `metric_tweak("aurc_sele", aurc_prob, estimator = "sele")`; the
+#' confidence score likewise with `score_type =`.
+#'
+#' @section Probability columns:
+#' Give one column per level of `truth`, in the order of its levels (as
+#' tidymodels names them, `.pred_<level>`); each row must sum to 1. For a
+#' two-level `truth` a single column is enough: the probability of the
+#' `event_level` class (`"first"` level by default), the other class
+#' getting one minus it. Rows with a missing truth or probability are
+#' dropped when `na_rm = TRUE` (yardstick's default); with
+#' `na_rm = FALSE` they make the result `NA`.
+#'
+#' @param data A data frame; a grouped data frame gives one row per group.
+#' @param truth The true class: an unquoted column name of `data` (a
+#'   factor). For the `_vec` forms the factor itself.
+#' @param ... For the data-frame form, the class-probability columns
+#'   (unquoted names or tidyselect helpers such as `starts_with(".pred_")`).
+#'   For the `_vec` forms not used, must be empty.
+#' @param estimate For the `_vec` forms: a numeric matrix of class
+#'   probabilities (one column per level), or for a two-level `truth` a
+#'   vector with the probability of the `event_level` class.
+#' @param estimator The variant (see Estimators and options); `NULL` for
+#'   the default.
+#' @param na_rm If `TRUE` (default, as in yardstick) rows with a missing
+#'   value are dropped; if `FALSE` they make the result `NA`.
+#' @param event_level `"first"` or `"second"`: which level the single
+#'   probability column of a two-level `truth` belongs to. Unused with one
+#'   column per level.
+#' @param case_weights Optional non-negative frequency weights, an
+#'   unquoted column name (for the `_vec` forms a vector); hardhat's
+#'   frequency and importance weights are used as numbers.
+#' @param score_type The confidence score computed from the
+#'   probabilities: `"msp"`, `"margin"`, `"neg_entropy"` or `"neg_gini"`.
+#' @param optimum For `eaurc_prob()`: `"exact"` (default) or
+#'   `"asymptotic"`, as in [eaurc()].
+#' @return The data-frame form: a tibble with the grouping columns, then
+#'   `.metric` (the function's name, e.g. `"aurc_prob"`), `.estimator` (the
+#'   variant, as the package's own metric reports it) and `.estimate`. The
+#'   `_vec` forms: a single number.
+#' @seealso [aurc()], [selective_metrics()], [confidence_score()].
+#' @examples
+#' set.seed(1)
+#' n <- 300
+#' p1 <- runif(n)
+#' truth <- factor(ifelse(runif(n) < p1, "yes", "no"), c("yes", "no"))
+#' df <- data.frame(
+#'   truth = truth, .pred_yes = p1, .pred_no = 1 - p1,
+#'   model = rep(c("a", "b"), length.out = n)
+#' )
+#' aurc_prob(df, truth, .pred_yes, .pred_no)
+#' failure_auroc_prob(df, truth, .pred_yes) # one column: the first level
+#' aurc_prob_vec(df$truth, cbind(df$.pred_yes, df$.pred_no),
+#'   estimator = "sele"
+#' )
+#' if (requireNamespace("yardstick", quietly = TRUE) &&
+#'   requireNamespace("dplyr", quietly = TRUE)) {
+#'   metrics <- yardstick::metric_set(
+#'     yardstick::roc_auc, aurc_prob, augrc_prob, failure_auroc_prob
+#'   )
+#'   metrics(dplyr::group_by(df, model), truth, .pred_yes)
+#' }
+#' @name selective_prob_metrics
+NULL
+
+# The registry metrics offered to yardstick, and the option that yardstick's
+# `estimator` argument sets for each (NULL: one variant only).
+prob_metric_variant <- list(
+  aurc = "estimator", augrc = "method", eaurc = "estimator",
+  naurc = "estimator", eaugrc = NULL, failure_auroc = NULL,
+  failure_aupr = NULL
+)
+
+# yardstick's averaging estimators: ignored with a warning.
+yardstick_estimators <- c(
+  "binary", "macro", "macro_weighted", "micro", "hand_till", "multiclass"
+)
+
+prob_score_types <- c("msp", "margin", "neg_entropy", "neg_gini")
+
+# Makes the data-frame form (a yardstick prob metric) or the `_vec` form of
+# a registry metric. The body only forwards to prob_metric_eval(), which
+# reads the arguments from the frame.
+new_prob_metric_form <- function(name, vec = FALSE) {
+  info <- metric_info(name)
+  first <- if (vec) c("truth", "estimate") else c("data", "truth")
+  args <- rep(list(rlang::missing_arg()), 3)
+  names(args) <- c(first, "...")
+  args <- c(args, list(
+    estimator = NULL, na_rm = TRUE, event_level = "first",
+    case_weights = NULL, score_type = "msp"
+  ))
+  if ("optimum" %in% info$options) args$optimum <- "exact"
+  body <- rlang::call2("prob_metric_eval", name, vec, quote(...))
+  fn <- rlang::new_function(args, body, env = topenv())
+  if (vec) return(fn)
+  structure(fn,
+    direction = info$direction, range = info$range,
+    class = c("prob_metric", "metric", "function")
+  )
+}
+
+prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
+  call <- .env
+  info <- metric_info(.name)
+  metric <- paste0(.name, "_prob")
+  cols <- prob_metric_columns(.vec, .env, ..., call = call)
+  opts <- prob_metric_options(info, .env, call)
+  event_level <- check_choice(.env$event_level, c("first", "second"),
+    arg = "event_level", call = call
+  )
+  score_type <- check_choice(.env$score_type, prob_score_types,
+    arg = "score_type", call = call
+  )
+  input <- prob_metric_input(cols$truth, cols$estimate, event_level,
+    score_type, call
+  )
+  res <- metrics_by_group(
+    input$score, input$loss, cols$case_weights, cols$rows, .name, opts,
+    .env$na_rm,
+    call = call
+  )
+  if (.vec) return(res$values[[1]])
+  metric_tibble(cols$keys, metric, metric_estimator_label(.name, opts),
+    res$values
+  )
+}
+
+# The truth, the probabilities, the case weights and the groups of a prob
+# metric: from the arguments of a `_vec` form, or selected in `data` (the
+# probability columns are the `...` of the data-frame form).
+prob_metric_columns <- function(vec, env, ..., call) {
+  if (vec) {
+    check_dots(..., call = call)
+    cw <- env$case_weights
+    if (is.object(cw)) cw <- as.double(unclass(cw))
+    return(list(
+      truth = env$truth, estimate = env$estimate, case_weights = cw,
+      rows = NULL, keys = NULL
+    ))
+  }
+  data <- env$data
+  check_data_frame(data, call = call)
+  truth_quo <- rlang::eval_bare(quote(rlang::enquo(truth)), env)
+  truth <- data[[select_columns(data, list(truth_quo), "truth", call)]]
+  cols <- select_columns(data, rlang::enquos(...), "...", call)
+  estimate <- if (length(cols) == 1) {
+    data[[cols]]
+  } else {
+    as.matrix(as.data.frame(data)[cols])
+  }
+  cw_quo <- rlang::eval_bare(quote(rlang::enquo(case_weights)), env)
+  cw <- eval_column(data, cw_quo, "case_weights", call = call)
+  if (is.object(cw)) cw <- as.double(unclass(cw))
+  groups <- data_groups(data)
+  list(
+    truth = truth, estimate = estimate, case_weights = cw,
+    rows = groups$rows, keys = groups$keys
+  )
+}
+
+# Column names selected by `quos` (tidyselect when installed; otherwise
+# names, strings or positions only). At least one column; `truth` exactly
+# one.
+select_columns <- function(data, quos, arg, call) {
+  if (requireNamespace("tidyselect", quietly = TRUE)) {
+    pos <- tidyselect::eval_select(
+      rlang::expr(c(!!!quos)), data,
+      allow_rename = FALSE, error_call = call
+    )
+    cols <- names(data)[pos]
+  } else {
+    cols <- unlist(lapply(quos, function(q) {
+      expr <- rlang::quo_get_expr(q)
+      if (rlang::is_symbol(expr) || rlang::is_string(expr)) {
+        rlang::as_string(expr)
+      } else {
+        names(data)[rlang::eval_tidy(q)]
+      }
+    }))
+  }
+  unknown <- setdiff(cols, names(data))
+  want_one <- arg == "truth"
+  if (length(unknown) > 0 || length(cols) == 0 ||
+    (want_one && length(cols) != 1)) {
+    what <- if (want_one) {
+      "one column of {.arg data}"
+    } else {
+      "the class-probability columns of {.arg data}"
+    }
+    abort_aurc(
+      c(
+        paste0("{.arg {arg}} must select ", what, "."),
+        x = if (length(cols) == 0) {
+          "It selects none."
+        } else {
+          "It selects {.val {cols}}."
+        }
+      ),
+      class = "aurc_error_column", call = call
+    )
+  }
+  cols
+}
+
+# The options of a prob metric: yardstick's `estimator` sets the variant.
+prob_metric_options <- function(info, env, call) {
+  variant <- prob_metric_variant[[info$name]]
+  estimator <- env$estimator
+  values <- list()
+  if (!is.null(estimator)) {
+    if (rlang::is_string(estimator) && estimator %in% yardstick_estimators) {
+      choices <- if (is.null(variant)) {
+        "this metric has one variant"
+      } else {
+        "{.or {.val {metric_option_choices(variant)}}}"
+      }
+      warn_aurc(
+        c(
+          paste(
+            "{.fn {info$name}_prob} ignores {.code estimator = {.val",
+            "{estimator}}}, a yardstick averaging estimator."
+          ),
+          i = paste(
+            "A selective metric is computed on the top-label loss of all",
+            "classes at once."
+          ),
+          i = paste0("Its variants: ", choices, ".")
+        ),
+        class = c("aurc_warning_ignored"), call = call
+      )
+    } else if (is.null(variant)) {
+      abort_aurc(
+        c(
+          paste(
+            "{.fn {info$name}_prob} has one variant; {.arg estimator} must",
+            "be {.code NULL}."
+          ),
+          x = "It is {.val {estimator}}."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    } else {
+      values[[variant]] <- check_choice(estimator,
+        metric_option_choices(variant),
+        arg = "estimator", call = call
+      )
+    }
+  }
+  if ("optimum" %in% info$options) values$optimum <- env$optimum
+  check_metric_options(info$name, values, call)
+}
+
+metric_option_choices <- function(option) {
+  switch(option,
+    estimator = aurc_estimators,
+    method = augrc_methods,
+    optimum = eaurc_optima
+  )
+}
+
+# Score and top-label 0/1 loss from a factor truth and class probabilities.
+# Rows with a missing value get NA in both (the NA rule applies later).
+prob_metric_input <- function(truth, estimate, event_level, score_type,
+                              call) {
+  if (!is.factor(truth)) {
+    abort_aurc(
+      c(
+        "{.arg truth} must be a factor, not {.obj_type_friendly {truth}}.",
+        i = "Convert the class column with {.fn factor}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  lev <- levels(truth)
+  k <- length(lev)
+  if (is.data.frame(estimate)) estimate <- as.matrix(estimate)
+  if (is.null(dim(estimate))) {
+    if (!is.numeric(estimate) || k != 2) {
+      abort_aurc(
+        c(
+          paste(
+            "Give one probability column per level of {.arg truth}",
+            "({k}), in the order of the levels."
+          ),
+          x = if (k != 2) {
+            "A single column is enough only for two levels."
+          } else {
+            "The probability column must be numeric."
+          }
+        ),
+        class = "aurc_error_column", call = call
+      )
+    }
+    p <- as.double(estimate)
+    estimate <- if (event_level == "first") cbind(p, 1 - p) else cbind(1 - p, p)
+  }
+  if (!is.numeric(estimate) || ncol(estimate) != k ||
+    nrow(estimate) != length(truth)) {
+    abort_aurc(
+      c(
+        paste(
+          "Give one probability column per level of {.arg truth}",
+          "({k}), in the order of the levels."
+        ),
+        x = "There are {ncol(estimate)} numeric column{?s} for {k} level{?s}."
+      ),
+      class = "aurc_error_column", call = call
+    )
+  }
+  storage.mode(estimate) <- "double"
+  n <- length(truth)
+  score <- rep(NA_real_, n)
+  loss <- rep(NA_real_, n)
+  ok <- stats::complete.cases(estimate) & !is.na(truth)
+  if (any(ok)) {
+    p <- estimate[ok, , drop = FALSE]
+    check_probs(p, arg = "...", call = call)
+    score[ok] <- scores_impl(p, as.integer(dim(p)), score_type, FALSE, 1, 2)
+    top <- max.col(p, ties.method = "first")
+    loss[ok] <- as.double(top != as.integer(truth[ok]))
+  }
+  list(score = score, loss = loss)
+}
+
+#' @rdname selective_prob_metrics
+#' @export
+aurc_prob <- new_prob_metric_form("aurc")
+
+#' @rdname selective_prob_metrics
+#' @export
+aurc_prob_vec <- new_prob_metric_form("aurc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+augrc_prob <- new_prob_metric_form("augrc")
+
+#' @rdname selective_prob_metrics
+#' @export
+augrc_prob_vec <- new_prob_metric_form("augrc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+eaurc_prob <- new_prob_metric_form("eaurc")
+
+#' @rdname selective_prob_metrics
+#' @export
+eaurc_prob_vec <- new_prob_metric_form("eaurc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+naurc_prob <- new_prob_metric_form("naurc")
+
+#' @rdname selective_prob_metrics
+#' @export
+naurc_prob_vec <- new_prob_metric_form("naurc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+eaugrc_prob <- new_prob_metric_form("eaugrc")
+
+#' @rdname selective_prob_metrics
+#' @export
+eaugrc_prob_vec <- new_prob_metric_form("eaugrc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+failure_auroc_prob <- new_prob_metric_form("failure_auroc")
+
+#' @rdname selective_prob_metrics
+#' @export
+failure_auroc_prob_vec <- new_prob_metric_form("failure_auroc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+failure_aupr_prob <- new_prob_metric_form("failure_aupr")
+
+#' @rdname selective_prob_metrics
+#' @export
+failure_aupr_prob_vec <- new_prob_metric_form("failure_aupr", vec = TRUE)

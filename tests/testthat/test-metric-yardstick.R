@@ -1,0 +1,223 @@
+# Three classes, probabilities rounded so that maxima and scores tie, three
+# models as groups, case weights, a few missing values.
+prob_test_data <- function(n = 240) {
+  set.seed(21)
+  z <- matrix(stats::rnorm(n * 3), n, 3)
+  p <- exp(z) / rowSums(exp(z))
+  p <- round(p * 10) / 10
+  p[, 3] <- 1 - p[, 1] - p[, 2]
+  p[p[, 3] < 0, ] <- matrix(c(0.5, 0.5, 0), sum(p[, 3] < 0), 3, byrow = TRUE)
+  p[, 3] <- pmax(p[, 3], 0)
+  lev <- c("a", "b", "c")
+  truth <- factor(lev[apply(p, 1, function(r) sample(3, 1, prob = r + 0.1))],
+    levels = lev
+  )
+  df <- data.frame(
+    model = rep(c("m1", "m2", "m3"), length.out = n), truth = truth,
+    .pred_a = p[, 1], .pred_b = p[, 2], .pred_c = p[, 3],
+    w = stats::runif(n)
+  )
+  df$.pred_b[7] <- NA
+  df$truth[11] <- NA
+  df
+}
+
+# Score and top-label loss written out independently of the package.
+msp_and_loss <- function(df) {
+  p <- as.matrix(df[c(".pred_a", ".pred_b", ".pred_c")])
+  top <- apply(p, 1, function(r) if (anyNA(r)) NA else which(r == max(r))[1])
+  data.frame(
+    model = df$model, score = apply(p, 1, max),
+    loss = as.numeric(top != as.integer(df$truth)), w = df$w
+  )
+}
+
+test_that("prob metrics are yardstick prob metrics with the right direction", {
+  fns <- list(
+    aurc_prob = "minimize", augrc_prob = "minimize", eaurc_prob = "minimize",
+    naurc_prob = "minimize", eaugrc_prob = "minimize",
+    failure_auroc_prob = "maximize", failure_aupr_prob = "maximize"
+  )
+  for (nm in names(fns)) {
+    f <- getExportedValue("aurc", nm)
+    expect_s3_class(f, c("prob_metric", "metric", "function"), exact = TRUE)
+    expect_identical(attr(f, "direction"), fns[[nm]])
+    expect_true(is.function(getExportedValue("aurc", paste0(nm, "_vec"))))
+  }
+})
+
+test_that("prob metrics equal the package's metrics of msp and 0/1 error", {
+  skip_if_not_installed("dplyr")
+  df <- prob_test_data()
+  sl <- msp_and_loss(df)
+  pairs <- list(
+    aurc_prob = aurc, augrc_prob = augrc, eaurc_prob = eaurc,
+    naurc_prob = naurc, eaugrc_prob = eaugrc,
+    failure_auroc_prob = failure_auroc, failure_aupr_prob = failure_aupr
+  )
+  for (nm in names(pairs)) {
+    f <- getExportedValue("aurc", nm)
+    got <- f(dplyr::group_by(df, model), truth, .pred_a:.pred_c,
+      case_weights = w
+    )
+    want <- pairs[[nm]](dplyr::group_by(sl, model), score, loss,
+      case_weights = w, na_rm = TRUE
+    )
+    expect_identical(got$model, want$model)
+    expect_identical(got$.metric, rep(nm, 3))
+    expect_identical(got$.estimator, want$.estimator)
+    expect_equal(got$.estimate, want$.estimate, tolerance = 1e-14, info = nm)
+  }
+})
+
+test_that("every variant is reachable through estimator", {
+  df <- prob_test_data()
+  sl <- msp_and_loss(df)
+  for (est in c("alpha", "alpha_prime", "sele", "2sele", "trapezoid")) {
+    a <- aurc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = est)
+    expect_equal(a$.estimate,
+      aurc_vec(sl$score, sl$loss, estimator = est, na_rm = TRUE)
+    )
+    b <- naurc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = est)
+    expect_equal(b$.estimate,
+      naurc_vec(sl$score, sl$loss, estimator = est, na_rm = TRUE)
+    )
+  }
+  a <- augrc_prob(df, truth, .pred_a, .pred_b, .pred_c, estimator = "step")
+  expect_equal(a$.estimate,
+    augrc_vec(sl$score, sl$loss, method = "step", na_rm = TRUE)
+  )
+  got <- eaurc_prob(df, truth, .pred_a, .pred_b, .pred_c,
+    estimator = "sele", optimum = "asymptotic"
+  )
+  expect_identical(got$.estimator, "sele/asymptotic")
+  expect_equal(got$.estimate, eaurc_vec(sl$score, sl$loss,
+    estimator = "sele", optimum = "asymptotic", na_rm = TRUE
+  ))
+})
+
+test_that("metric_set() on grouped data, next to roc_auc", {
+  skip_if_not_installed("yardstick")
+  skip_if_not_installed("dplyr")
+  df <- prob_test_data()
+  df <- df[stats::complete.cases(df), ]
+  gdf <- dplyr::group_by(df, model)
+  ms <- yardstick::metric_set(
+    yardstick::roc_auc, aurc_prob, augrc_prob, failure_auroc_prob,
+    yardstick::metric_tweak("aurc_sele", aurc_prob, estimator = "sele")
+  )
+  res <- ms(gdf, truth, .pred_a:.pred_c, case_weights = w)
+  expect_identical(
+    unique(res$.metric),
+    c("roc_auc", "aurc_prob", "augrc_prob", "failure_auroc_prob", "aurc_sele")
+  )
+  sl <- msp_and_loss(df)
+  gsl <- dplyr::group_by(sl, model)
+  pick <- function(m) res$.estimate[res$.metric == m]
+  expect_equal(pick("aurc_prob"),
+    aurc(gsl, score, loss, case_weights = w)$.estimate,
+    tolerance = 1e-14
+  )
+  expect_equal(pick("augrc_prob"),
+    augrc(gsl, score, loss, case_weights = w)$.estimate,
+    tolerance = 1e-14
+  )
+  expect_equal(pick("failure_auroc_prob"),
+    failure_auroc(gsl, score, loss, case_weights = w)$.estimate,
+    tolerance = 1e-14
+  )
+  expect_equal(pick("aurc_sele"),
+    aurc(gsl, score, loss, estimator = "sele", case_weights = w)$.estimate,
+    tolerance = 1e-14
+  )
+  # roc_auc is yardstick's own, untouched by ours
+  expect_equal(pick("roc_auc"),
+    yardstick::roc_auc(gdf, truth, .pred_a:.pred_c, case_weights = w)$.estimate
+  )
+  # a yardstick averaging estimator is ignored by ours, with a warning
+  expect_warning(
+    ms(gdf, truth, .pred_a:.pred_c, estimator = "macro"),
+    class = "aurc_warning_ignored"
+  )
+})
+
+test_that("two classes: one column is the event_level class", {
+  skip_if_not_installed("yardstick")
+  set.seed(3)
+  p <- round(stats::runif(100), 1)
+  truth <- factor(ifelse(stats::runif(100) < p, "yes", "no"), c("yes", "no"))
+  df <- data.frame(truth = truth, .pred_yes = p, .pred_no = 1 - p)
+  both <- aurc_prob(df, truth, .pred_yes, .pred_no)
+  one <- aurc_prob(df, truth, .pred_yes)
+  expect_equal(one$.estimate, both$.estimate)
+  second <- aurc_prob(df, truth, .pred_no, event_level = "second")
+  expect_equal(second$.estimate, both$.estimate)
+  # argmax ties at 0.5 go to the first level
+  loss <- as.numeric(ifelse(p >= 0.5, "yes", "no") != truth)
+  expect_equal(one$.estimate, aurc_vec(pmax(p, 1 - p), loss))
+  ms <- yardstick::metric_set(yardstick::roc_auc, aurc_prob, naurc_prob)
+  res <- ms(df, truth, .pred_yes)
+  expect_equal(res$.estimate[2], both$.estimate)
+})
+
+test_that("hardhat frequency weights equal repeated rows", {
+  skip_if_not_installed("hardhat")
+  df <- prob_test_data()
+  df <- df[stats::complete.cases(df), ]
+  counts <- rep(0:2, length.out = nrow(df))
+  df$fw <- hardhat::frequency_weights(counts)
+  long <- df[rep(seq_len(nrow(df)), counts), ]
+  expect_equal(
+    augrc_prob(df, truth, .pred_a:.pred_c, case_weights = fw)$.estimate,
+    augrc_prob(long, truth, .pred_a:.pred_c)$.estimate,
+    tolerance = 1e-14
+  )
+})
+
+test_that("score_type selects another confidence score", {
+  df <- prob_test_data()
+  df <- df[stats::complete.cases(df), ]
+  p <- as.matrix(df[c(".pred_a", ".pred_b", ".pred_c")])
+  sl <- msp_and_loss(df)
+  for (type in c("margin", "neg_entropy", "neg_gini")) {
+    s <- confidence_score(p, type, from = "probs")
+    expect_equal(
+      aurc_prob_vec(df$truth, p, score_type = type),
+      aurc_vec(s, sl$loss),
+      info = type
+    )
+  }
+})
+
+test_that("missing values follow na_rm", {
+  df <- prob_test_data()
+  expect_identical(
+    aurc_prob(df, truth, .pred_a:.pred_c, na_rm = FALSE)$.estimate,
+    NA_real_
+  )
+  clean <- df[stats::complete.cases(df), ]
+  expect_equal(
+    aurc_prob(df, truth, .pred_a:.pred_c)$.estimate,
+    aurc_prob(clean, truth, .pred_a:.pred_c)$.estimate
+  )
+})
+
+test_that("prob metric errors", {
+  df <- prob_test_data()[1:20, ]
+  df <- df[stats::complete.cases(df), ]
+  df$bad <- df$.pred_a + 0.2
+  df$chr <- as.character(df$truth)
+  expect_snapshot(error = TRUE, {
+    aurc_prob(df, chr, .pred_a:.pred_c)
+    aurc_prob(df, truth, .pred_a, .pred_b)
+    aurc_prob(df, truth, bad, .pred_b, .pred_c)
+    aurc_prob(df, truth, .pred_a:.pred_c, estimator = "best")
+    failure_auroc_prob(df, truth, .pred_a:.pred_c, estimator = "sele")
+    aurc_prob(df, truth, .pred_a:.pred_c, score_type = "maxlogit")
+    aurc_prob(df, truth)
+    aurc_prob_vec(df$truth, as.matrix(df[3:5]), 1)
+  })
+  expect_snapshot({
+    x <- aurc_prob(df, truth, .pred_a:.pred_c, estimator = "macro")
+  })
+})

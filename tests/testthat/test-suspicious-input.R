@@ -1,0 +1,83 @@
+test_that("probabilities given as logits warn and say to use from = 'probs'", {
+  probs <- rbind(c(0.9, 0.1), c(0.6, 0.4))
+  expect_warning(
+    s <- confidence_score(probs, "msp"),
+    class = "aurc_warning_probs_as_logits"
+  )
+  # the warning is right: as logits the rows go through a second softmax
+  softmax_first <- function(a, b) exp(a) / (exp(a) + exp(b))
+  expect_equal(s, c(softmax_first(0.9, 0.1), softmax_first(0.6, 0.4)))
+  expect_silent(s <- confidence_score(probs, "msp", from = "probs"))
+  expect_identical(s, c(0.9, 0.6))
+  # members x samples x classes
+  arr <- array(c(0.2, 0.3, 0.8, 0.7), c(2, 1, 2))
+  expect_warning(confidence_score(arr, "mcd_msp"),
+    class = "aurc_warning_probs_as_logits"
+  )
+  expect_warning(fit_temperature(rbind(probs, c(0.3, 0.7)), c(1, 2, 2)),
+    class = "aurc_warning_probs_as_logits"
+  )
+  # real logits, or values in [0, 1] whose rows do not sum to 1: silent
+  expect_silent(confidence_score(rbind(c(0.9, 0.2), c(0.6, 0.4))))
+  expect_silent(confidence_score(rbind(c(2, -1), c(0.5, 0.5))))
+  expect_snapshot(x <- confidence_score(probs, "msp"))
+})
+
+test_that("a 0/1 score with a non-0/1 loss warns that they look swapped", {
+  msp <- c(0.95, 0.9, 0.85, 0.7, 0.6, 0.55)
+  failure <- c(0, 0, 1, 0, 1, 1)
+  df <- data.frame(msp = msp, failure = failure, g = rep(1:2, 3))
+  right <- aurc(df, msp, failure)
+  expect_warning(
+    swapped <- aurc(df, failure, msp),
+    class = "aurc_warning_swapped"
+  )
+  expect_false(isTRUE(all.equal(swapped$.estimate, right$.estimate)))
+  expect_warning(aurc_vec(failure, msp), class = "aurc_warning_swapped")
+  expect_warning(selective_metrics_vec(failure, msp),
+    class = "aurc_warning_swapped"
+  )
+  expect_warning(rc_curve_vec(failure, msp), class = "aurc_warning_swapped")
+  expect_warning(augrc_vec(failure, c(2.3, 0.1, 0, 0, 1, 4)),
+    class = "aurc_warning_swapped"
+  )
+  # the right order, a binary score with a binary loss, or a constant
+  # score: silent
+  expect_silent(aurc_vec(msp, failure))
+  expect_silent(aurc_vec(failure, 1 - failure))
+  expect_silent(aurc_vec(rep(1, 6), msp))
+  expect_snapshot(x <- aurc(df, failure, msp))
+})
+
+test_that("an option the binning ignores warns", {
+  set.seed(1)
+  conf <- stats::runif(200)
+  correct <- stats::rbinom(200, 1, conf)
+  expect_warning(ece_vec(conf, correct, n_bins = 5),
+    class = "aurc_warning_ignored"
+  )
+  expect_warning(mce_vec(conf, correct, binning = "ding2020", n_bins = 5),
+    class = "aurc_warning_ignored"
+  )
+  expect_warning(
+    calibration_bins(conf, correct, binning = "equal_width", min_range = 0.1),
+    class = "aurc_warning_ignored"
+  )
+  expect_warning(
+    ece(data.frame(conf, correct), conf, correct,
+      breaks = c(0, 0.5, 1), n_bins = 4
+    ),
+    class = "aurc_warning_ignored"
+  )
+  # options the binning uses, or defaults left alone: silent
+  expect_silent(ece_vec(conf, correct, binning = "equal_width", n_bins = 5))
+  expect_silent(ece_vec(conf, correct, conf_level = 0.8, min_range = 0.1))
+  expect_silent(ece_vec(conf, correct))
+  expect_snapshot({
+    x <- ece_vec(conf, correct, n_bins = 5)
+    x <- ece_vec(conf, correct, binning = "equal_mass", conf_level = 0.8,
+      min_remaining = 10
+    )
+    x <- ece_vec(conf, correct, breaks = c(0, 0.5, 1), n_bins = 4)
+  })
+})
