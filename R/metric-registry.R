@@ -23,8 +23,8 @@
 # Adding a metric: a kernel in metrics_impl()/metrics_grouped_impl()
 # (src/rcpp_metrics.cpp), an entry below, and two exported functions whose
 # body is `metric_vec_form("name", ...)` / `metric_df_form("name", ...)`
-# with the formals of metric_form_formals(); a yardstick form is one line
-# in metric-yardstick.R.
+# with the formals of metric_form_formals(); a yardstick form is an entry
+# in prob_metric_variant and one line in metric-yardstick.R.
 #
 # An entry holds:
 # * name       the metric's name
