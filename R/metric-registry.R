@@ -15,6 +15,16 @@
 # * metrics_by_group(score, loss, case_weights, rows, metrics, opts, na_rm,
 #                    loss_arg, call)    evaluates any set of metrics on any
 #                                       number of groups in one C++ call
+# * group_columns(cols, rows, na_rm)    rows ordered by group, NA rule applied
+# * metric_vec_form(), metric_df_form() the bodies of the exported forms
+# * metric_form_formals(name, data)     the formals those forms must have
+#                                       (checked by test-metric-registry.R)
+#
+# Adding a metric: a kernel in metrics_impl()/metrics_grouped_impl()
+# (src/rcpp_metrics.cpp), an entry below, and two exported functions whose
+# body is `metric_vec_form("name", ...)` / `metric_df_form("name", ...)`
+# with the formals of metric_form_formals(); a yardstick form is an entry
+# in prob_metric_variant and one line in metric-yardstick.R.
 #
 # An entry holds:
 # * name       the metric's name

@@ -196,15 +196,18 @@ prob_metric_columns <- function(vec, env, ..., call) {
 # Column names selected by `quos` (tidyselect when installed; otherwise
 # names, strings or positions only). At least one column; `truth` exactly
 # one.
-select_columns <- function(data, quos, arg, call) {
-  if (requireNamespace("tidyselect", quietly = TRUE)) {
+select_columns <- function(data, quos, arg, call,
+                           tidyselect = requireNamespace("tidyselect",
+                             quietly = TRUE
+                           )) {
+  if (tidyselect) {
     pos <- tidyselect::eval_select(
       rlang::expr(c(!!!quos)), data,
       allow_rename = FALSE, error_call = call
     )
     cols <- names(data)[pos]
   } else {
-    cols <- unlist(lapply(quos, function(q) {
+    cols <- unlist(lapply(unname(quos), function(q) {
       expr <- rlang::quo_get_expr(q)
       if (rlang::is_symbol(expr) || rlang::is_string(expr)) {
         rlang::as_string(expr)

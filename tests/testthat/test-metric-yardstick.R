@@ -174,6 +174,25 @@ test_that("hardhat frequency weights equal repeated rows", {
   )
 })
 
+test_that("columns are found without tidyselect too", {
+  df <- prob_test_data()
+  quos <- rlang::quos(.pred_a, ".pred_b", 5)
+  expect_identical(
+    aurc:::select_columns(df, quos, "...", NULL, tidyselect = FALSE),
+    c(".pred_a", ".pred_b", ".pred_c")
+  )
+  expect_identical(
+    aurc:::select_columns(df, quos, "...", NULL, tidyselect = TRUE),
+    c(".pred_a", ".pred_b", ".pred_c")
+  )
+  expect_error(
+    aurc:::select_columns(df, rlang::quos(nope), "...", NULL,
+      tidyselect = FALSE
+    ),
+    class = "aurc_error_column"
+  )
+})
+
 test_that("score_type selects another confidence score", {
   df <- prob_test_data()
   df <- df[stats::complete.cases(df), ]
