@@ -46,7 +46,9 @@ ci_bootstrap_result <- function(input, res, jack, seed, call) {
   for (m in seq_len(M)) {
     for (j in seq_len(C)) {
       t <- reps[, j, m]
-      ci_warn_undefined_replicates(t, snames[j], mnames[m], call)
+      if (!is.na(est[j, m])) {
+        ci_warn_undefined_replicates(t, snames[j], mnames[m], call)
+      }
       L <- NULL
       if (input$type == "bca") {
         L <- ci_influence(input, jack, j, m)
@@ -232,8 +234,8 @@ ci_warn_undefined_replicates <- function(t, score, metric, call) {
   warn_aurc(
     c(
       paste(
-        "{k} of {length(t)} bootstrap replicate{?s} of {.val {metric}}",
-        "for {.val {score}} {?is/are} undefined; the interval uses the rest."
+        "{.val {metric}} of {.val {score}} is undefined in {k} of",
+        "{length(t)} bootstrap replicates; the interval uses the others."
       ),
       i = "A resample can hold a single class (no failures, or only failures)."
     ),
