@@ -208,26 +208,34 @@ constexpr std::size_t kBlock = 8;
 inline void replicate_groups_block(const RankingColumn& col,
                                    const double* counts, GroupVectors* out) {
   const std::size_t G = col.group_end.size();
+  // raw pointers: through the vectors the compiler reloads them per store
+  double* out_count[kBlock];
+  double* out_loss[kBlock];
   for (std::size_t r = 0; r < kBlock; ++r) {
     out[r].count.resize(G);
     out[r].loss.resize(G);
+    out_count[r] = out[r].count.data();
+    out_loss[r] = out[r].loss.data();
   }
+  const std::size_t* order = col.order.data();
+  const double* loss = col.loss.data();
+  const std::size_t* group_end = col.group_end.data();
   std::size_t k = 0;
   std::size_t used[kBlock] = {0};
   for (std::size_t g = 0; g < G; ++g) {
-    const std::size_t end = col.group_end[g];
+    const std::size_t end = group_end[g];
     double c[kBlock] = {0.0}, s[kBlock] = {0.0};
     for (; k < end; ++k) {
-      const double* w = counts + col.order[k] * kBlock;
-      const double l = col.loss[k];
+      const double* w = counts + order[k] * kBlock;
+      const double l = loss[k];
       for (std::size_t r = 0; r < kBlock; ++r) {
         c[r] += w[r];
         s[r] += w[r] * l;
       }
     }
     for (std::size_t r = 0; r < kBlock; ++r) {  // keep drawn groups only
-      out[r].count[used[r]] = c[r];
-      out[r].loss[used[r]] = s[r];
+      out_count[r][used[r]] = c[r];
+      out_loss[r][used[r]] = s[r];
       used[r] += (c[r] > 0.0);
     }
   }
@@ -365,6 +373,40 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   const bool need_bins = needs_bins(metrics);
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
   const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
+  // one workspace per thread, kept over all chunks (allocated and touched
+  // once: fresh pages for every chunk cost more than the draws)
+  struct Workspace {
+    std::vector<double> counts;
+    std::vector<GroupVectors> groups, loss_groups;
+    std::vector<BinVectors> bins;
+  };
+  // (sized here, so nothing is allocated inside the parallel region)
+  std::size_t max_groups = 2, max_bins = 0;
+  for (const RankingColumn& col : cols) {
+    max_groups = std::max(max_groups, col.group_end.size());
+    max_groups = std::max(max_groups, col.loss_group_end.size());
+    max_bins = std::max(max_bins, col.bin_end.size());
+  }
+  std::vector<Workspace> work(static_cast<std::size_t>(threads));
+  for (Workspace& w : work) {
+    w.counts.assign(rows * kBlock, 0.0);
+    w.groups.resize(kBlock);
+    w.loss_groups.resize(kBlock);
+    w.bins.resize(kBlock);
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      w.groups[r].count.reserve(max_groups);
+      w.groups[r].loss.reserve(max_groups);
+      if (need_loss) {
+        w.loss_groups[r].count.reserve(max_groups);
+        w.loss_groups[r].loss.reserve(max_groups);
+      }
+      if (need_bins) {
+        w.bins[r].count.reserve(max_bins);
+        w.bins[r].sum_x.reserve(max_bins);
+        w.bins[r].sum_y.reserve(max_bins);
+      }
+    }
+  }
   for (std::size_t lo = 0; lo < n_blocks; lo += chunk) {
     check();
     const std::size_t hi = (n_blocks - lo > chunk) ? lo + chunk : n_blocks;
@@ -372,9 +414,15 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
 #pragma omp parallel num_threads(threads)
 #endif
     {
-      std::vector<double> counts(rows * kBlock);
-      std::vector<GroupVectors> groups(kBlock), loss_groups(kBlock);
-      std::vector<BinVectors> bins(kBlock);
+#ifdef _OPENMP
+      Workspace& ws = work[static_cast<std::size_t>(omp_get_thread_num())];
+#else
+      Workspace& ws = work[0];
+#endif
+      std::vector<double>& counts = ws.counts;
+      std::vector<GroupVectors>& groups = ws.groups;
+      std::vector<GroupVectors>& loss_groups = ws.loss_groups;
+      std::vector<BinVectors>& bins = ws.bins;
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic)
 #endif

@@ -138,7 +138,8 @@ inline std::size_t plan_draws(const ResamplePlan& p) {
   return d;
 }
 
-// The draws of replicate b: calls add(case, amount) for each drawn unit.
+// The draws of replicate b: calls add(case, amount) for each drawn unit
+// (the general path: case weights or clusters).
 template <class Add>
 void draw_replicate(const ResamplePlan& p, std::uint64_t seed, std::uint64_t b,
                     Add add) {
@@ -162,10 +163,63 @@ void draw_replicate(const ResamplePlan& p, std::uint64_t seed, std::uint64_t b,
   }
 }
 
+// The fast path without case weights or clusters: counts of every case
+// drawn at once, in case order, so no write is scattered. Independent
+// Poisson(1) counts conditioned on their sum being the stratum's size are
+// exactly the multinomial counts of drawing that many cases with
+// replacement; the condition is met exactly by drawing more cases uniformly
+// when the sum falls short, or taking away draws uniformly at random
+// (without replacement, from the drawn multiset, by rejection) when it is
+// over. Both are O(sqrt(n)) on average. Counts are written to
+// counts[i * stride] (zeroed by the caller) and must stay below 2^53.
+inline bool plan_is_fast(const ResamplePlan& p) {
+  return !p.weighted && !p.clustered;
+}
+
+inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
+                      std::uint64_t b, double* counts, std::size_t stride) {
+  Xoshiro256pp g = replicate_stream(seed, b);
+  const Poisson1& pois = poisson1();
+  for (std::size_t s = 0; s + 1 < p.stratum_begin.size(); ++s) {
+    const std::size_t begin = p.stratum_begin[s];
+    const std::size_t size = p.stratum_begin[s + 1] - begin;
+    if (size == 0) continue;
+    const std::size_t* unit = p.unit_ids.data() + begin;
+    std::size_t total = 0;
+    int most = 0;
+    for (std::size_t k = 0; k < size; ++k) {
+      const int c = pois(g);
+      counts[unit[k] * stride] = static_cast<double>(c);
+      total += static_cast<std::size_t>(c);
+      if (c > most) most = c;
+    }
+    for (; total < size; ++total) {
+      const std::size_t k = static_cast<std::size_t>(uniform_below(g, size));
+      counts[unit[k] * stride] += 1.0;
+      if (counts[unit[k] * stride] > most) ++most;
+    }
+    // take away one draw uniformly from the drawn multiset: case k with
+    // probability counts_k / total, by rejection against the largest count
+    const double bound = static_cast<double>(most);
+    while (total > size) {
+      const std::size_t k = static_cast<std::size_t>(uniform_below(g, size));
+      double& c = counts[unit[k] * stride];
+      if (uniform01(g) * bound < c) {
+        c -= 1.0;
+        --total;
+      }
+    }
+  }
+}
+
 // Counts of replicate b, one per case position (for tests and checks).
 inline void replicate_counts(const ResamplePlan& p, std::uint64_t seed,
                              std::uint64_t b, double* counts) {
   for (std::size_t i = 0; i < p.n; ++i) counts[i] = 0.0;
+  if (plan_is_fast(p)) {
+    draw_fast(p, seed, b, counts, 1);
+    return;
+  }
   draw_replicate(p, seed, b, [&](std::size_t i, double a) { counts[i] += a; });
 }
 
@@ -176,10 +230,15 @@ struct PlanFill {
   const ResamplePlan& plan;
   std::uint64_t seed;
   void operator()(std::size_t b0, std::size_t nb, double* counts) const {
-    for (std::size_t r = 0; r < nb; ++r)
+    for (std::size_t r = 0; r < nb; ++r) {
+      if (plan_is_fast(plan)) {
+        draw_fast(plan, seed, b0 + r, counts + r, kBlock);
+        continue;
+      }
       draw_replicate(plan, seed, b0 + r, [&](std::size_t i, double a) {
         counts[i * kBlock + r] += a;
       });
+    }
   }
 };
 

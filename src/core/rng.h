@@ -94,6 +94,40 @@ inline std::uint64_t uniform_below(Xoshiro256pp& g, std::uint64_t n) {
 #endif
 }
 
+// Poisson(1) by inversion of one 64-bit uniform: thresholds
+// T_k = P(X <= k) 2^64 (k = 0 .. 19; P(X > 19) < 2^-64).
+struct Poisson1 {
+  std::uint64_t threshold[20];
+  Poisson1() {
+    double p = 0.36787944117144233;  // exp(-1)
+    double cdf = 0.0;
+    for (int k = 0; k < 20; ++k) {
+      cdf += p;
+      p /= static_cast<double>(k + 1);
+      const double t = cdf * 18446744073709551616.0;  // 2^64
+      threshold[k] = t >= 18446744073709551615.0
+                         ? UINT64_MAX
+                         : static_cast<std::uint64_t>(t);
+    }
+    threshold[19] = UINT64_MAX;
+  }
+  // Branch-free over the first 8 values (P(X >= 8) = 1e-5), as a
+  // data-dependent loop costs a mispredicted branch per draw.
+  int operator()(Xoshiro256pp& g) const {
+    const std::uint64_t u = g.next();
+    int k = 0;
+    for (int j = 0; j < 8; ++j) k += (u >= threshold[j]);
+    if (k == 8)
+      while (k < 19 && u >= threshold[k]) ++k;
+    return k;
+  }
+};
+
+inline const Poisson1& poisson1() {
+  static const Poisson1 p;
+  return p;
+}
+
 struct AliasTable {
   std::vector<double> prob;         // keep i with this probability
   std::vector<std::size_t> alias;   // else take alias[i]
