@@ -67,6 +67,30 @@ test_that("a replicate draws n rows, or the rows the case weights stand for", {
   expect_true(all(counts[, 1:5] == 0)) # weight 0: never drawn
 })
 
+test_that("a case is drawn Binomial(n, 1/n) times, with or without strata", {
+  set.seed(6)
+  n <- 25
+  s <- stats::runif(n)
+  for (strata in list(NULL, rep(1:2, c(10, 15)))) {
+    counts <- aurc:::ci_bootstrap_counts(s, NULL, strata, NULL, 4000, c(7, 8))
+    size <- if (is.null(strata)) rep(n, n) else rep(c(10, 15), c(10, 15))
+    # every case once on average (sd of a mean about 0.016)
+    expect_lt(max(abs(colMeans(counts) - 1)), 0.08)
+    # the counts of one case against Binomial(size, 1 / size)
+    for (i in c(1, n)) {
+      k <- pmin(counts[, i], 4)
+      obs <- tabulate(k + 1, 5)
+      p <- stats::dbinom(0:3, size[i], 1 / size[i])
+      p <- c(p, 1 - sum(p))
+      chi <- sum((obs - 4000 * p)^2 / (4000 * p))
+      expect_lt(chi, stats::qchisq(0.999, 4))
+    }
+    # two cases of a stratum are negatively correlated: -1 / (size - 1)
+    r <- stats::cor(counts[, n - 1], counts[, n])
+    expect_lt(abs(r + 1 / (size[n] - 1)), 0.07)
+  }
+})
+
 test_that("set.seed() reproduces the replicates; 1 thread = 2 threads", {
   set.seed(2)
   n <- 3000
