@@ -4,9 +4,9 @@
 # left out, with a classed warning saying how many.
 #
 #   std_error   the standard deviation of the replicate values (n - 1).
-#   percentile  the type-7 quantiles (stats::quantile() default) of the
-#               replicate values at (1 - conf_level) / 2 and
-#               (1 + conf_level) / 2.
+#   percentile  the type-7 quantiles (the stats::quantile() default) of the
+#               replicate values at levels alpha and 1 - alpha, alpha half
+#               of one minus conf_level.
 #   normal      estimate -/+ qnorm((1 + conf_level) / 2) * std_error, not
 #               bias-corrected: centred on the estimate, like the analytic
 #               interval, so the two differ only in their standard error.
@@ -31,11 +31,11 @@
 #               p = 2 min(pnorm(z), 1 - pnorm(z))
 
 ci_bootstrap_result <- function(input, res, jack, seed, call) {
-  C <- ncol(input$score)
-  M <- length(input$metrics)
+  n_sc <- ncol(input$score)
+  n_met <- length(input$metrics)
   snames <- input$score_names
   mnames <- input$metrics
-  est <- matrix(res$estimate, C, M, dimnames = list(snames, mnames))
+  est <- matrix(res$estimate, n_sc, n_met, dimnames = list(snames, mnames))
   ci_warn_undefined_estimates(est, call)
   reps <- res$replicates
   dimnames(reps) <- list(NULL, snames, mnames)
@@ -43,18 +43,18 @@ ci_bootstrap_result <- function(input, res, jack, seed, call) {
   lower <- upper <- se <- accel <- est
   lower[] <- upper[] <- se[] <- accel[] <- NA_real_
   infl <- list()
-  for (m in seq_len(M)) {
-    for (j in seq_len(C)) {
+  for (m in seq_len(n_met)) {
+    for (j in seq_len(n_sc)) {
       t <- reps[, j, m]
       if (!is.na(est[j, m])) {
         ci_warn_undefined_replicates(t, snames[j], mnames[m], call)
       }
-      L <- NULL
+      lv <- NULL
       if (input$type == "bca") {
-        L <- ci_influence(input, jack, j, m)
-        infl[[paste(j, m)]] <- L
+        lv <- ci_influence(input, jack, j, m)
+        infl[[paste(j, m)]] <- lv
       }
-      iv <- ci_interval(t, est[j, m], input$type, input$conf_level, L, call)
+      iv <- ci_interval(t, est[j, m], input$type, input$conf_level, lv, call)
       lower[j, m] <- iv[["lower"]]
       upper[j, m] <- iv[["upper"]]
       se[j, m] <- iv[["std_error"]]
@@ -80,8 +80,8 @@ ci_influence <- function(input, jack, j, m) {
     rep(1, input$n)
   if (!is.null(given)) {
     if (input$n_clusters > 0) {
-      L <- as.vector(rowsum(w * given, input$cluster, reorder = TRUE))
-      return(list(L = L, w = rep(1, length(L))))
+      lv <- as.vector(rowsum(w * given, input$cluster, reorder = TRUE))
+      return(list(L = lv, w = rep(1, length(lv))))
     }
     return(list(L = as.double(given), w = w))
   }
@@ -95,11 +95,11 @@ ci_influence <- function(input, jack, j, m) {
 }
 
 # BCa acceleration from weighted influence values (rows a unit stands for).
-ci_acceleration <- function(L) {
-  sum(L$w * L$L^3) / (6 * sum(L$w * L$L^2)^1.5)
+ci_acceleration <- function(lv) {
+  sum(lv$w * lv$L^3) / (6 * sum(lv$w * lv$L^2)^1.5)
 }
 
-ci_interval <- function(t, t0, type, conf_level, L, call) {
+ci_interval <- function(t, t0, type, conf_level, lv, call) {
   na <- c(lower = NA_real_, upper = NA_real_, std_error = NA_real_,
           acceleration = NA_real_)
   t <- t[is.finite(t)]
@@ -115,7 +115,7 @@ ci_interval <- function(t, t0, type, conf_level, L, call) {
     z <- stats::qnorm(1 - alpha)
     out[c("lower", "upper")] <- c(t0 - z * se, t0 + z * se)
   } else {
-    a <- ci_acceleration(L)
+    a <- ci_acceleration(lv)
     out[["acceleration"]] <- a
     z0 <- stats::qnorm(sum(t < t0) / length(t))
     if (!is.finite(z0) || !is.finite(a)) {
@@ -134,40 +134,40 @@ ci_interval <- function(t, t0, type, conf_level, L, call) {
 # at rank (R + 1) p; between ranks k and k + 1 interpolate linearly in
 # qnorm(rank / (R + 1)); beyond the ends take the extreme values.
 ci_normal_interpolation <- function(t, p) {
-  R <- length(t)
+  n_rep <- length(t)
   ts <- sort(t)
   vapply(p, function(pp) {
-    rk <- (R + 1) * pp
+    rk <- (n_rep + 1) * pp
     k <- trunc(rk)
-    if (k == rk && k >= 1 && k <= R) return(ts[k])
+    if (k == rk && k >= 1 && k <= n_rep) return(ts[k])
     if (k <= 0) return(ts[1])
-    if (k >= R) return(ts[R])
-    lo <- stats::qnorm(k / (R + 1))
-    hi <- stats::qnorm((k + 1) / (R + 1))
+    if (k >= n_rep) return(ts[n_rep])
+    lo <- stats::qnorm(k / (n_rep + 1))
+    hi <- stats::qnorm((k + 1) / (n_rep + 1))
     ts[k] + (stats::qnorm(pp) - lo) / (hi - lo) * (ts[k + 1] - ts[k])
   }, numeric(1))
 }
 
-# ---- paired differences --------------------------------------------------------
+# ---- paired differences ----------------------------------------------------
 
 ci_pairs <- function(input, est, reps, infl, call) {
-  C <- ncol(input$score)
-  M <- length(input$metrics)
+  n_sc <- ncol(input$score)
+  n_met <- length(input$metrics)
   rows <- list()
-  if (C >= 2) {
-    for (m in seq_len(M)) {
-      for (a in seq_len(C - 1)) {
-        for (b in seq(a + 1, C)) {
+  if (n_sc >= 2) {
+    for (m in seq_len(n_met)) {
+      for (a in seq_len(n_sc - 1)) {
+        for (b in seq(a + 1, n_sc)) {
           d <- reps[, a, m] - reps[, b, m]
           d0 <- est[a, m] - est[b, m]
-          L <- NULL
+          lv <- NULL
           if (input$type == "bca") {
-            La <- infl[[paste(a, m)]]
-            Lb <- infl[[paste(b, m)]]
-            L <- list(L = La$L - Lb$L, w = La$w)
+            la <- infl[[paste(a, m)]]
+            lb <- infl[[paste(b, m)]]
+            lv <- list(L = la$L - lb$L, w = la$w)
           }
           iv <- suppressWarnings(
-            ci_interval(d, d0, input$type, input$conf_level, L, call)
+            ci_interval(d, d0, input$type, input$conf_level, lv, call)
           )
           rows[[length(rows) + 1]] <- list(
             score_a = input$score_names[a], score_b = input$score_names[b],
@@ -194,10 +194,10 @@ ci_pairs <- function(input, est, reps, infl, call) {
 
 ci_p_value <- function(d, d0, type, iv) {
   d <- d[is.finite(d)]
-  B <- length(d)
-  if (!is.finite(d0) || B < 2) return(NA_real_)
+  n_rep <- length(d)
+  if (!is.finite(d0) || n_rep < 2) return(NA_real_)
   if (type == "percentile") {
-    return(min(1, 2 * min(1 + sum(d <= 0), 1 + sum(d >= 0)) / (B + 1)))
+    return(min(1, 2 * min(1 + sum(d <= 0), 1 + sum(d >= 0)) / (n_rep + 1)))
   }
   if (type == "normal") {
     se <- iv[["std_error"]]
@@ -205,15 +205,15 @@ ci_p_value <- function(d, d0, type, iv) {
     return(2 * stats::pnorm(-abs(d0) / se))
   }
   a <- iv[["acceleration"]]
-  z0 <- stats::qnorm(sum(d < d0) / B)
+  z0 <- stats::qnorm(sum(d < d0) / n_rep)
   if (!is.finite(z0) || !is.finite(a)) return(NA_real_)
-  f <- min(max(sum(d <= 0) / B, 1 / (B + 1)), B / (B + 1))
+  f <- min(max(sum(d <= 0) / n_rep, 1 / (n_rep + 1)), n_rep / (n_rep + 1))
   u <- stats::qnorm(f) - z0
   z <- u / (1 + a * u) - z0
   2 * min(stats::pnorm(z), 1 - stats::pnorm(z))
 }
 
-# ---- conditions ------------------------------------------------------------------
+# ---- conditions ------------------------------------------------------------
 
 ci_warn_undefined_estimates <- function(est, call) {
   for (m in colnames(est)) {

@@ -139,6 +139,46 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
                                conf_level, influence, call) {
   type <- check_choice(type, c("percentile", "bca", "normal"), call = call)
   conf_level <- check_number(conf_level, 0, 1, open = TRUE, call = call)
+  sc <- ci_check_scores(scores, call)
+  n <- sc$n
+  metrics <- ci_check_metrics(metrics, call)
+  case_weights <- ci_check_loss_weights(loss, case_weights, metrics, options,
+    n, call)
+  options <- ci_check_options(options, metrics, call)
+  if ("ece" %in% metrics) {
+    for (j in seq_along(scores)) {
+      check_confidence(scores[[j]], paste0("scores[[", j, "]]"), call = call)
+    }
+  }
+  threads <- resolve_threads(threads, call = call)
+  strata_codes <- ci_check_groups(strata, n, "strata", call)
+  cluster_codes <- ci_check_groups(cluster, n, "cluster", call)
+  if (!is.null(strata) && !is.null(cluster)) {
+    ci_check_nested(strata_codes$codes, cluster_codes$codes, call)
+  }
+  size <- if (is.null(case_weights)) n else max(1, round(sum(case_weights)))
+  draws <- ci_check_draws(times, indices, strata, cluster, n, size, call)
+  ci_check_sizes(draws$times, length(scores), length(metrics), n, threads,
+    call)
+  influence <- ci_check_influence(influence, length(scores), metrics, n, call)
+  score_mat <- matrix(0, n, length(scores))
+  for (j in seq_along(scores)) score_mat[, j] <- as.double(scores[[j]])
+  list(
+    score = score_mat, score_names = sc$names, n = n,
+    loss = as.double(loss),
+    case_weights = if (is.null(case_weights)) double() else
+      as.double(case_weights),
+    metrics = metrics, options = options, times = draws$times,
+    strata = strata_codes$codes, n_strata = strata_codes$n,
+    cluster = cluster_codes$codes, n_clusters = cluster_codes$n,
+    indices = draws$indices, threads = threads,
+    type = type, conf_level = conf_level, influence = influence
+  )
+}
+
+# A non-empty list of NA-free numeric vectors of one length; their names
+# ("score<j>" where missing).
+ci_check_scores <- function(scores, call) {
   if (!is.list(scores) || length(scores) == 0) {
     abort_aurc(
       "{.arg scores} must be a non-empty list of numeric score vectors.",
@@ -146,10 +186,6 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
     )
   }
   n <- length(scores[[1]])
-  score_names <- names(scores)
-  if (is.null(score_names)) score_names <- rep("", length(scores))
-  blank <- score_names == ""
-  score_names[blank] <- paste0("score", seq_along(scores))[blank]
   for (j in seq_along(scores)) {
     arg <- paste0("scores[[", j, "]]")
     check_numeric_vector(scores[[j]], arg, call = call)
@@ -166,7 +202,17 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
       class = "aurc_error_value", call = call
     )
   }
-  metrics <- ci_check_metrics(metrics, call)
+  nms <- names(scores)
+  if (is.null(nms)) nms <- rep("", length(scores))
+  blank <- is.na(nms) | nms == ""
+  nms[blank] <- paste0("score", seq_along(scores))[blank]
+  list(n = n, names = nms)
+}
+
+# The loss (0/1 where a metric needs failures) and the case weights;
+# returns the weights, NULL when none or all 1.
+ci_check_loss_weights <- function(loss, case_weights, metrics, options, n,
+                                  call) {
   binary <- any(metrics %in% c(binary_metrics, "ece")) ||
     ("eaurc" %in% metrics && identical(options$optimum, "asymptotic"))
   if (binary) check_failure(loss, n, "loss", call = call)
@@ -177,51 +223,50 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
     )
   }
   check_case_weights(case_weights, n, call = call)
-  if (!is.null(case_weights)) {
-    if (!(sum(case_weights) > 0)) {
-      abort_aurc("{.arg case_weights} must have a positive sum.",
-        class = "aurc_error_value", call = call
-      )
-    }
-    if (all(case_weights == 1)) case_weights <- NULL
+  if (is.null(case_weights)) return(NULL)
+  if (!(sum(case_weights) > 0)) {
+    abort_aurc("{.arg case_weights} must have a positive sum.",
+      class = "aurc_error_value", call = call
+    )
   }
-  options <- ci_check_options(options, metrics, call)
-  if ("ece" %in% metrics) {
-    for (j in seq_along(scores)) {
-      check_confidence(scores[[j]], paste0("scores[[", j, "]]"), call = call)
-    }
+  if (all(case_weights == 1)) NULL else case_weights
+}
+
+# `times`, or `indices` (then its number of rows).
+ci_check_draws <- function(times, indices, strata, cluster, n, size, call) {
+  if (is.null(indices)) {
+    return(list(
+      times = check_number(times, 2, whole = TRUE, call = call),
+      indices = NULL
+    ))
   }
-  threads <- resolve_threads(threads, call = call)
-  strata_codes <- ci_check_groups(strata, n, "strata", call)
-  cluster_codes <- ci_check_groups(cluster, n, "cluster", call)
-  if (!is.null(strata) && !is.null(cluster)) {
-    ci_check_nested(strata_codes$codes, cluster_codes$codes, call)
-  }
-  size <- if (is.null(case_weights)) n else max(1, round(sum(case_weights)))
-  if (!is.null(indices)) {
-    if (!is.null(strata) || !is.null(cluster)) {
-      abort_aurc(
-        c(
-          "{.arg indices} cannot be combined with {.arg strata} or {.arg cluster}.",
-          i = "{.arg indices} gives the draws; stratify or cluster them when drawing."
-        ),
-        class = "aurc_error_value", call = call
-      )
-    }
-    indices <- ci_check_indices(indices, n, size, call)
-    times <- nrow(indices)
-  } else {
-    times <- check_number(times, 2, whole = TRUE, call = call)
-  }
-  n_scores <- length(scores)
-  cells <- times * n_scores * length(metrics)
-  if (cells > ci_bootstrap_max_cells || times > .Machine$integer.max) {
+  if (!is.null(strata) || !is.null(cluster)) {
     abort_aurc(
       c(
-        "{.arg times} is too large: {format(times, big.mark = ',')} replicates.",
+        paste(
+          "{.arg indices} cannot be combined with {.arg strata} or",
+          "{.arg cluster}."
+        ),
+        i = "{.arg indices} are the draws: stratify or cluster when drawing."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  indices <- ci_check_indices(indices, n, size, call)
+  list(times = nrow(indices), indices = indices)
+}
+
+# Every size is checked before anything is allocated.
+ci_check_sizes <- function(times, n_scores, n_metrics, n, threads, call) {
+  cells <- times * n_scores * n_metrics
+  if (cells > ci_bootstrap_max_cells || times > .Machine$integer.max) {
+    shown <- format(times, big.mark = ",", scientific = FALSE)
+    abort_aurc(
+      c(
+        "{.arg times} is too large: {shown} replicates.",
         x = paste(
-          "{format(times, big.mark = ',')} x {n_scores} score{?s} x",
-          "{length(metrics)} metric{?s} values exceed the limit of",
+          "{shown} x {n_scores} score{?s} x {n_metrics} metric{?s} values",
+          "exceed the limit of",
           "{format(ci_bootstrap_max_cells, big.mark = ',')}."
         )
       ),
@@ -237,20 +282,7 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
       class = c("aurc_error_size", "aurc_error_value"), call = call
     )
   }
-  influence <- ci_check_influence(influence, n_scores, metrics, n, call)
-  score_mat <- matrix(0, n, n_scores)
-  for (j in seq_len(n_scores)) score_mat[, j] <- as.double(scores[[j]])
-  list(
-    score = score_mat, score_names = score_names, n = n,
-    loss = as.double(loss),
-    case_weights = if (is.null(case_weights)) double() else
-      as.double(case_weights),
-    metrics = metrics, options = options, times = times,
-    strata = strata_codes$codes, n_strata = strata_codes$n,
-    cluster = cluster_codes$codes, n_clusters = cluster_codes$n,
-    cluster_raw = cluster, indices = indices, threads = threads,
-    type = type, conf_level = conf_level, influence = influence
-  )
+  invisible()
 }
 
 ci_check_metrics <- function(metrics, call) {
@@ -406,30 +438,37 @@ ci_check_influence <- function(influence, n_scores, metrics, n, call) {
   if (is.null(influence)) return(NULL)
   if (!is.list(influence) || length(influence) != n_scores) {
     abort_aurc(
-      "{.arg influence} must be a list with one element per score ({n_scores}).",
+      paste(
+        "{.arg influence} must be a list with one element per score",
+        "({n_scores})."
+      ),
       class = "aurc_error_type", call = call
     )
   }
   for (j in seq_len(n_scores)) {
-    el <- influence[[j]]
-    if (is.null(el)) next
-    if (!is.list(el) || (length(el) > 0 && is.null(names(el)))) {
-      abort_aurc(
-        "{.arg influence[[{j}]]} must be a list named by metric.",
-        class = "aurc_error_type", call = call
-      )
-    }
-    for (m in intersect(names(el), metrics)) {
-      v <- el[[m]]
-      if (!is.numeric(v) || length(v) != n || any(!is.finite(v))) {
-        abort_aurc(
-          "{.arg influence[[{j}]]${m}} must be {n} finite numbers.",
-          class = "aurc_error_value", call = call
-        )
-      }
-    }
+    ci_check_influence_one(influence[[j]], j, metrics, n, call)
   }
   influence
+}
+
+ci_check_influence_one <- function(el, j, metrics, n, call) {
+  if (is.null(el)) return(invisible())
+  if (!is.list(el) || (length(el) > 0 && is.null(names(el)))) {
+    abort_aurc(
+      "{.arg influence[[{j}]]} must be a list named by metric.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  for (m in intersect(names(el), metrics)) {
+    v <- el[[m]]
+    if (!is.numeric(v) || length(v) != n || any(!is.finite(v))) {
+      abort_aurc(
+        "{.arg influence[[{j}]]${m}} must be {n} finite numbers.",
+        class = "aurc_error_value", call = call
+      )
+    }
+  }
+  invisible()
 }
 
 # ---- the jackknife (BCa without influence values) ----------------------------

@@ -23,7 +23,10 @@ for (n in c(1e5, 1e6)) {
       threads, "percentile", 0.95, NULL
     ))
     cat(sprintf(
-      "n = %.0e, %d replicates, %d thread(s): %.2f s = %.1f x aurc_vec() (%.4f s)\n",
+      paste(
+        "n = %.0e, %d replicates, %d thread(s): %.2f s = %.1f x aurc_vec()",
+        "(%.4f s)\n"
+      ),
       n, times, threads, t_boot, t_boot / one, one
     ))
   }

@@ -210,6 +210,16 @@ test_that("indices reproduce a given draw; integer weights = repeated rows", {
   expect_equal(weighted$replicates, expanded$replicates, tolerance = 1e-12)
   expect_equal(weighted$estimate, expanded$estimate, tolerance = 1e-12)
   expect_equal(weighted$lower, expanded$lower, tolerance = 1e-12)
+  # BCa: the jackknife of weighted data deletes one of the repeated rows
+  bca_w <- run_ci_bootstrap(list(s), f, c("aurc", "augrc"),
+    case_weights = w, indices = matrix(rows[idx_rows], 20), type = "bca"
+  )
+  bca_e <- run_ci_bootstrap(list(s[rows]), f[rows], c("aurc", "augrc"),
+    indices = idx_rows, type = "bca"
+  )
+  expect_equal(bca_w$acceleration, bca_e$acceleration, tolerance = 1e-10)
+  expect_equal(bca_w$lower, bca_e$lower, tolerance = 1e-10)
+  expect_equal(bca_w$upper, bca_e$upper, tolerance = 1e-10)
 })
 
 test_that("integer weights = repeated rows in distribution", {
@@ -285,12 +295,12 @@ test_that("BCa equals boot::boot.ci on the same replicates", {
   s2 <- pmin(pmax(round(s + stats::rnorm(n, sd = 0.2), 2), 0), 1)
   f <- stats::rbinom(n, 1, plogis(1 - 3 * s))
   metrics <- c("aurc", "augrc", "failure_auroc", "ece")
-  as_boot <- function(t0, t, L) {
+  as_boot <- function(t0, t, lv) {
     structure(list(
       t0 = t0, t = matrix(t), R = length(t), data = seq_len(n),
       call = quote(boot(data = x, statistic = f, R = R)),
       sim = "ordinary", stype = "i", strata = rep(1, n),
-      weights = rep(1 / n, n), L = L
+      weights = rep(1 / n, n), L = lv
     ), class = "boot")
   }
   # influence values given: any per-row values (here arbitrary ones)
@@ -321,8 +331,10 @@ test_that("BCa equals boot::boot.ci on the same replicates", {
       loo <- vapply(seq_len(n), function(i) {
         vec_metric(m, sc[-i], f[-i], NULL, list(n_bins = 10))
       }, 0)
-      L <- (n - 1) * (mean(loo) - loo)
-      ci <- boot::boot.ci(as_boot(t0, t, L), conf = 0.9, type = "bca", L = L)
+      jack_l <- (n - 1) * (mean(loo) - loo)
+      ci <- boot::boot.ci(as_boot(t0, t, jack_l),
+        conf = 0.9, type = "bca", L = jack_l
+      )
       expect_equal(c(jk$lower[j, m], jk$upper[j, m]), ci$bca[4:5],
         tolerance = 1e-10
       )
@@ -330,9 +342,9 @@ test_that("BCa equals boot::boot.ci on the same replicates", {
   }
   # paired differences: BCa of d = a - b with L_a - L_b
   d <- res$replicates[, 1, "aurc"] - res$replicates[, 2, "aurc"]
-  Ld <- infl[[1]]$aurc - infl[[2]]$aurc
+  ld <- infl[[1]]$aurc - infl[[2]]$aurc
   d0 <- res$estimate[1, "aurc"] - res$estimate[2, "aurc"]
-  ci <- boot::boot.ci(as_boot(d0, d, Ld), conf = 0.9, type = "bca", L = Ld)
+  ci <- boot::boot.ci(as_boot(d0, d, ld), conf = 0.9, type = "bca", L = ld)
   row <- res$diff[res$diff$metric == "aurc", ]
   expect_equal(c(row$lower, row$upper), ci$bca[4:5], tolerance = 1e-10)
 })
