@@ -170,43 +170,64 @@ void draw_replicate(const ResamplePlan& p, std::uint64_t seed, std::uint64_t b,
 // replacement; the condition is met exactly by drawing more cases uniformly
 // when the sum falls short, or taking away draws uniformly at random
 // (without replacement, from the drawn multiset, by rejection) when it is
-// over. Both are O(sqrt(n)) on average. Counts are written to
-// counts[i * stride] (zeroed by the caller) and must stay below 2^53.
+// over. Both are O(sqrt(n)) on average. The counts of replicate b0 + r are
+// written to counts[i * stride + r] (zeroed by the caller).
 inline bool plan_is_fast(const ResamplePlan& p) {
   return !p.weighted && !p.clustered;
 }
 
+//
+// Several replicates (lanes) are drawn together, case by case, so each
+// case's counts of the block are written at once (one cache line) rather
+// than in one strided pass per replicate; each lane uses only its own
+// stream, in the same order as when drawn alone, so the counts are those of
+// draw_fast(..., nb = 1) for every replicate.
 inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
-                      std::uint64_t b, double* counts, std::size_t stride) {
-  Xoshiro256pp g = replicate_stream(seed, b);
+                      std::uint64_t b0, std::size_t nb, double* counts,
+                      std::size_t stride) {
+  std::vector<Xoshiro256pp> g;
+  g.reserve(nb);
+  for (std::size_t r = 0; r < nb; ++r)
+    g.push_back(replicate_stream(seed, b0 + r));
   const Poisson1& pois = poisson1();
+  std::vector<std::size_t> total(nb);
+  std::vector<int> most(nb);
   for (std::size_t s = 0; s + 1 < p.stratum_begin.size(); ++s) {
     const std::size_t begin = p.stratum_begin[s];
     const std::size_t size = p.stratum_begin[s + 1] - begin;
     if (size == 0) continue;
     const std::size_t* unit = p.unit_ids.data() + begin;
-    std::size_t total = 0;
-    int most = 0;
+    std::fill(total.begin(), total.end(), 0);
+    std::fill(most.begin(), most.end(), 0);
     for (std::size_t k = 0; k < size; ++k) {
-      const int c = pois(g);
-      counts[unit[k] * stride] = static_cast<double>(c);
-      total += static_cast<std::size_t>(c);
-      if (c > most) most = c;
+      double* c = counts + unit[k] * stride;
+      for (std::size_t r = 0; r < nb; ++r) {
+        const int x = pois(g[r]);
+        c[r] = static_cast<double>(x);
+        total[r] += static_cast<std::size_t>(x);
+        most[r] = x > most[r] ? x : most[r];
+      }
     }
-    for (; total < size; ++total) {
-      const std::size_t k = static_cast<std::size_t>(uniform_below(g, size));
-      counts[unit[k] * stride] += 1.0;
-      if (counts[unit[k] * stride] > most) ++most;
-    }
-    // take away one draw uniformly from the drawn multiset: case k with
-    // probability counts_k / total, by rejection against the largest count
-    const double bound = static_cast<double>(most);
-    while (total > size) {
-      const std::size_t k = static_cast<std::size_t>(uniform_below(g, size));
-      double& c = counts[unit[k] * stride];
-      if (uniform01(g) * bound < c) {
-        c -= 1.0;
-        --total;
+    for (std::size_t r = 0; r < nb; ++r) {
+      Xoshiro256pp& gr = g[r];
+      for (; total[r] < size; ++total[r]) {
+        const std::size_t k =
+            static_cast<std::size_t>(uniform_below(gr, size));
+        double& c = counts[unit[k] * stride + r];
+        c += 1.0;
+        if (c > most[r]) ++most[r];
+      }
+      // take away one draw uniformly from the drawn multiset: case k with
+      // probability counts_k / total, by rejection against the largest
+      const double bound = static_cast<double>(most[r]);
+      while (total[r] > size) {
+        const std::size_t k =
+            static_cast<std::size_t>(uniform_below(gr, size));
+        double& c = counts[unit[k] * stride + r];
+        if (uniform01(gr) * bound < c) {
+          c -= 1.0;
+          --total[r];
+        }
       }
     }
   }
@@ -217,7 +238,7 @@ inline void replicate_counts(const ResamplePlan& p, std::uint64_t seed,
                              std::uint64_t b, double* counts) {
   for (std::size_t i = 0; i < p.n; ++i) counts[i] = 0.0;
   if (plan_is_fast(p)) {
-    draw_fast(p, seed, b, counts, 1);
+    draw_fast(p, seed, b, 1, counts, 1);
     return;
   }
   draw_replicate(p, seed, b, [&](std::size_t i, double a) { counts[i] += a; });
@@ -230,15 +251,14 @@ struct PlanFill {
   const ResamplePlan& plan;
   std::uint64_t seed;
   void operator()(std::size_t b0, std::size_t nb, double* counts) const {
-    for (std::size_t r = 0; r < nb; ++r) {
-      if (plan_is_fast(plan)) {
-        draw_fast(plan, seed, b0 + r, counts + r, kBlock);
-        continue;
-      }
+    if (plan_is_fast(plan)) {
+      draw_fast(plan, seed, b0, nb, counts, kBlock);
+      return;
+    }
+    for (std::size_t r = 0; r < nb; ++r)
       draw_replicate(plan, seed, b0 + r, [&](std::size_t i, double a) {
         counts[i * kBlock + r] += a;
       });
-    }
   }
 };
 
