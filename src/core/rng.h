@@ -94,10 +94,16 @@ inline std::uint64_t uniform_below(Xoshiro256pp& g, std::uint64_t n) {
 #endif
 }
 
-// Poisson(1) by inversion of one 64-bit uniform: thresholds
-// T_k = P(X <= k) 2^64 (k = 0 .. 19; P(X > 19) < 2^-64).
+// Poisson(1) by inversion of one 64-bit uniform u: X = #{k : u >= T_k},
+// T_k = P(X <= k) 2^64 (k = 0 .. 19; P(X > 19) < 2^-64). A table over the
+// top 12 bits of u gives X at once, except in the few cells that hold a
+// threshold, where the full comparison decides; so X is exactly the
+// inversion of u, in one table look-up nearly always.
 struct Poisson1 {
+  static constexpr int kBits = 12;
+  static constexpr std::uint8_t kSplit = 255;  // cell holds a threshold
   std::uint64_t threshold[20];
+  std::uint8_t cell[1 << kBits];
   Poisson1() {
     double p = 0.36787944117144233;  // exp(-1)
     double cdf = 0.0;
@@ -110,16 +116,23 @@ struct Poisson1 {
                          : static_cast<std::uint64_t>(t);
     }
     threshold[19] = UINT64_MAX;
+    const int shift = 64 - kBits;
+    for (std::uint64_t c = 0; c < (std::uint64_t(1) << kBits); ++c) {
+      const std::uint64_t lo = c << shift;
+      const std::uint64_t hi = lo | ((std::uint64_t(1) << shift) - 1);
+      const int a = full(lo), b = full(hi);
+      cell[c] = a == b ? static_cast<std::uint8_t>(a) : kSplit;
+    }
   }
-  // Branch-free over the first 8 values (P(X >= 8) = 1e-5), as a
-  // data-dependent loop costs a mispredicted branch per draw.
+  int full(std::uint64_t u) const {
+    int k = 0;
+    while (k < 19 && u >= threshold[k]) ++k;
+    return k;
+  }
   int operator()(Xoshiro256pp& g) const {
     const std::uint64_t u = g.next();
-    int k = 0;
-    for (int j = 0; j < 8; ++j) k += (u >= threshold[j]);
-    if (k == 8)
-      while (k < 19 && u >= threshold[k]) ++k;
-    return k;
+    const std::uint8_t c = cell[u >> (64 - kBits)];
+    return c != kSplit ? c : full(u);
   }
 };
 
