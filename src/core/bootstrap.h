@@ -353,8 +353,10 @@ inline bool needs_bins(const std::vector<MetricSpec>& metrics) {
 //   rows     the number of case positions the columns' `order` refers to
 //   fill     fill(b0, nb, counts): writes the counts of replicates
 //            b0 .. b0 + nb - 1 (nb <= kBlock) into counts, interleaved
-//            (counts[i * kBlock + r], zeroed before the call); called from
-//            worker threads, so it must only read shared state
+//            (counts[i * kBlock + r]), every count of those lanes (zero
+//            for cases not drawn: the buffer holds the previous block's
+//            counts); called from worker threads, so it must only read
+//            shared state
 //   out      B x C x M, column-major (replicate fastest)
 // Replicates are processed in blocks of kBlock, blocks in parallel; check()
 // runs on the calling thread between chunks of blocks. Returns the number of
@@ -430,7 +432,6 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
            kk < static_cast<long long>(hi); ++kk) {
         const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
         const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
-        std::fill(counts.begin(), counts.end(), 0.0);
         fill(b0, nb, counts.data());
         for (std::size_t c = 0; c < C; ++c) {
           replicate_groups_block(cols[c], counts.data(), groups.data());
@@ -468,6 +469,7 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
   std::vector<MetricSpec> specs;
   for (const MetricEntry* m : metrics) specs.push_back(m->spec);
   auto fill = [&](std::size_t b0, std::size_t nb, double* counts) {
+    std::fill(counts, counts + n * kBlock, 0.0);
     for (std::size_t r = 0; r < nb; ++r) {
       const int* draw = indices + (b0 + r) * n;
       for (std::size_t i = 0; i < n; ++i)

@@ -171,7 +171,7 @@ void draw_replicate(const ResamplePlan& p, std::uint64_t seed, std::uint64_t b,
 // when the sum falls short, or taking away draws uniformly at random
 // (without replacement, from the drawn multiset, by rejection) when it is
 // over. Both are O(sqrt(n)) on average. The counts of replicate b0 + r are
-// written to counts[i * stride + r] (zeroed by the caller).
+// written to counts[i * stride + r], every case's.
 inline bool plan_is_fast(const ResamplePlan& p) {
   return !p.weighted && !p.clustered;
 }
@@ -236,11 +236,11 @@ inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
 // Counts of replicate b, one per case position (for tests and checks).
 inline void replicate_counts(const ResamplePlan& p, std::uint64_t seed,
                              std::uint64_t b, double* counts) {
-  for (std::size_t i = 0; i < p.n; ++i) counts[i] = 0.0;
   if (plan_is_fast(p)) {
     draw_fast(p, seed, b, 1, counts, 1);
     return;
   }
+  for (std::size_t i = 0; i < p.n; ++i) counts[i] = 0.0;
   draw_replicate(p, seed, b, [&](std::size_t i, double a) { counts[i] += a; });
 }
 
@@ -251,10 +251,11 @@ struct PlanFill {
   const ResamplePlan& plan;
   std::uint64_t seed;
   void operator()(std::size_t b0, std::size_t nb, double* counts) const {
-    if (plan_is_fast(plan)) {
+    if (plan_is_fast(plan)) {  // writes every count
       draw_fast(plan, seed, b0, nb, counts, kBlock);
       return;
     }
+    std::fill(counts, counts + plan.n * kBlock, 0.0);
     for (std::size_t r = 0; r < nb; ++r)
       draw_replicate(plan, seed, b0 + r, [&](std::size_t i, double a) {
         counts[i * kBlock + r] += a;
@@ -270,6 +271,7 @@ struct IndexFill {
   std::size_t B, m;
   const std::vector<std::size_t>& position;
   void operator()(std::size_t b0, std::size_t nb, double* counts) const {
+    std::fill(counts, counts + position.size() * kBlock, 0.0);
     for (std::size_t r = 0; r < nb; ++r)
       for (std::size_t j = 0; j < m; ++j) {
         const std::size_t i = position[static_cast<std::size_t>(
