@@ -29,6 +29,14 @@ calibration_grouped_impl <- function(confidence, correct, case_weights, offsets,
     .Call(`_aurc_calibration_grouped_impl`, confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range)
 }
 
+ci_bootstrap_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife) {
+    .Call(`_aurc_ci_bootstrap_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife)
+}
+
+ci_bootstrap_counts_impl <- function(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed) {
+    .Call(`_aurc_ci_bootstrap_counts_impl`, score, case_weights, strata, n_strata, cluster, n_clusters, times, seed)
+}
+
 weight_bias_impl <- function(beta, n, estimator) {
     .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
 }

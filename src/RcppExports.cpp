@@ -106,6 +106,51 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// ci_bootstrap_impl
+Rcpp::List ci_bootstrap_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, double n_bins, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, int threads, bool jackknife);
+RcppExport SEXP _aurc_ci_bootstrap_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP threadsSEXP, SEXP jackknifeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type optimum(optimumSEXP);
+    Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
+    Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
+    Rcpp::traits::input_parameter< double >::type n_bins(n_binsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type strata(strataSEXP);
+    Rcpp::traits::input_parameter< int >::type n_strata(n_strataSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cluster(clusterSEXP);
+    Rcpp::traits::input_parameter< int >::type n_clusters(n_clustersSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type indices(indicesSEXP);
+    Rcpp::traits::input_parameter< double >::type times(timesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< bool >::type jackknife(jackknifeSEXP);
+    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife));
+    return rcpp_result_gen;
+END_RCPP
+}
+// ci_bootstrap_counts_impl
+Rcpp::NumericMatrix ci_bootstrap_counts_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& case_weights, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, double times, const Rcpp::NumericVector& seed);
+RcppExport SEXP _aurc_ci_bootstrap_counts_impl(SEXP scoreSEXP, SEXP case_weightsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP timesSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type strata(strataSEXP);
+    Rcpp::traits::input_parameter< int >::type n_strata(n_strataSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cluster(clusterSEXP);
+    Rcpp::traits::input_parameter< int >::type n_clusters(n_clustersSEXP);
+    Rcpp::traits::input_parameter< double >::type times(timesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_counts_impl(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // weight_bias_impl
 Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
 RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
@@ -347,6 +392,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
     {"_aurc_calibration_grouped_impl", (DL_FUNC) &_aurc_calibration_grouped_impl, 10},
+    {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 19},
+    {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 8},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},

@@ -15,7 +15,8 @@
 // replicate's groups of equal loss are another sequential pass over them.
 //
 // Metrics are looked up by name in a small registry (name, direction,
-// binary?, needs the loss order?, function of the replicate's groups);
+// binary?, needs the loss order?, the metric with its options as evaluated
+// by replicate_metrics.h, shared with the bootstrap intervals);
 // adding a metric is one line in metric_registry(). The registry is the
 // one table of directions and binary flags: R reads it
 // (ranking_kernel_metrics_impl()).
@@ -37,35 +38,25 @@
 #include <omp.h>
 #endif
 
-#include "augrc.h"
-#include "aurc.h"
-#include "failure.h"
+#include "binning.h"
 #include "interrupt.h"
-#include "oracle.h"
+#include "replicate_metrics.h"
 #include "ties.h"
 
 namespace aurc {
 
 // ---- metric registry -------------------------------------------------------
 
-// What a metric sees of one replicate: the tie groups of the score
-// (ascending, count and count-weighted loss sum per group), the groups of
-// equal loss in ascending loss (only for metrics that need the oracle
-// order, null otherwise) and the total count n.
-struct ReplicateGroups {
-  const GroupVectors& by_score;
-  const GroupVectors* by_loss;
-  double n;
-};
-
-using GroupMetric = double (*)(const ReplicateGroups&);
-
+// A metric of the ranking: its name, direction and what it needs, and the
+// metric with its options (replicate_metrics.h).
 struct MetricEntry {
   const char* name;
   bool higher_better;  // direction: true when a higher value is better
   bool binary;         // loss must be a 0/1 failure indicator
   bool by_loss;        // needs the groups in loss order (the oracle)
-  GroupMetric fn;      // metric of one replicate
+  MetricSpec spec;
+
+  double fn(const ReplicateGroups& g) const { return evaluate_metric(spec, g); }
 };
 
 // The metrics of the package's metric functions, each with its default
@@ -73,49 +64,29 @@ struct MetricEntry {
 // "naurc" naurc_vec() (estimator "alpha"), "eaugrc" eaugrc_vec(),
 // "failure_aupr" failure_aupr_vec().
 inline const std::vector<MetricEntry>& metric_registry() {
-  using G = const ReplicateGroups&;
-  static const std::vector<MetricEntry> registry = {
-      {"aurc", false, false, false,
-       [](G g) { return aurc_estimate(Estimator::alpha, g.by_score, g.n); }},
-      {"aurc_alpha_prime", false, false, false,
-       [](G g) {
-         return aurc_estimate(Estimator::alpha_prime, g.by_score, g.n);
-       }},
-      {"aurc_sele", false, false, false,
-       [](G g) { return aurc_estimate(Estimator::sele, g.by_score, g.n); }},
-      {"aurc_2sele", false, false, false,
-       [](G g) {
-         return aurc_estimate(Estimator::two_sele, g.by_score, g.n);
-       }},
-      {"aurc_trapezoid", false, false, false,
-       [](G g) {
-         return aurc_estimate(Estimator::trapezoid, g.by_score, g.n);
-       }},
-      {"augrc", false, false, false,
-       [](G g) { return augrc_trapezoid(g.by_score, g.n); }},
-      {"augrc_step", false, false, false,
-       [](G g) { return augrc_step(g.by_score, g.n); }},
-      {"failure_auroc", true, true, false,
-       [](G g) { return failure_auroc(g.by_score); }},
-      {"failure_aupr", true, true, false,
-       [](G g) { return failure_aupr(g.by_score); }},
-      {"eaurc", false, false, true,
-       [](G g) {
-         return aurc_estimate(Estimator::alpha, g.by_score, g.n) -
-                aurc_oracle(Estimator::alpha, *g.by_loss, g.n);
-       }},
-      {"eaugrc", false, true, false,
-       [](G g) {
-         const double err = total_loss(g.by_score) / g.n;
-         return augrc_trapezoid(g.by_score, g.n) - 0.5 * err * err;
-       }},
-      {"naurc", false, false, true,
-       [](G g) {
-         return naurc_value(aurc_estimate(Estimator::alpha, g.by_score, g.n),
-                            aurc_oracle(Estimator::alpha, *g.by_loss, g.n),
-                            total_loss(g.by_score) / g.n);
-       }},
-  };
+  using K = MetricKind;
+  using E = Estimator;
+  static const std::vector<MetricEntry> registry = [] {
+    MetricSpec augrc_step = metric_spec(K::augrc);
+    augrc_step.step = true;
+    return std::vector<MetricEntry>{
+        {"aurc", false, false, false, metric_spec(K::aurc)},
+        {"aurc_alpha_prime", false, false, false,
+         metric_spec(K::aurc, E::alpha_prime)},
+        {"aurc_sele", false, false, false, metric_spec(K::aurc, E::sele)},
+        {"aurc_2sele", false, false, false,
+         metric_spec(K::aurc, E::two_sele)},
+        {"aurc_trapezoid", false, false, false,
+         metric_spec(K::aurc, E::trapezoid)},
+        {"augrc", false, false, false, metric_spec(K::augrc)},
+        {"augrc_step", false, false, false, augrc_step},
+        {"failure_auroc", true, true, false, metric_spec(K::failure_auroc)},
+        {"failure_aupr", true, true, false, metric_spec(K::failure_aupr)},
+        {"eaurc", false, false, true, metric_spec(K::eaurc)},
+        {"eaugrc", false, true, false, metric_spec(K::eaugrc)},
+        {"naurc", false, false, true, metric_spec(K::naurc)},
+    };
+  }();
   return registry;
 }
 
@@ -140,6 +111,11 @@ struct RankingColumn {
   std::vector<std::size_t> loss_order;      // case positions, ascending loss
   std::vector<double> loss_value;           // the loss of each equal-loss run
   std::vector<std::size_t> loss_group_end;  // exclusive end of each run
+  // Equal-width calibration bins of the score as confidence, for ECE
+  // (prepare_bins(); empty until then): the score in ascending order and the
+  // exclusive end of each bin (empty bins repeat the previous end).
+  std::vector<double> score;
+  std::vector<std::size_t> bin_end;
 };
 
 template <class Check = NoCheck>
@@ -175,6 +151,24 @@ void prepare_loss_order(const double* loss, std::size_t n, RankingColumn& col,
     col.loss_group_end.push_back(e);
   });
   col.loss_order.swap(p.order);
+}
+
+// The sorted scores and the ends of k equal-width bins [0, 1/k], (1/k, 2/k],
+// ..., the rule of equal_width_bin() (binning.h), which ece_vec() uses.
+// The scores must lie in [0, 1] (checked by the caller).
+inline void prepare_bins(const double* score, std::size_t k,
+                         RankingColumn& col) {
+  const std::size_t n = col.order.size();
+  col.score.resize(n);
+  for (std::size_t j = 0; j < n; ++j) col.score[j] = score[col.order[j]];
+  col.bin_end.assign(k, 0);
+  for (std::size_t j = 0; j < n; ++j)
+    ++col.bin_end[equal_width_bin(col.score[j], k) - 1];
+  std::size_t acc = 0;
+  for (std::size_t b = 0; b < k; ++b) {
+    acc += col.bin_end[b];
+    col.bin_end[b] = acc;
+  }
 }
 
 // Tie-group counts and count-weighted loss sums of one replicate, given the
@@ -214,26 +208,34 @@ constexpr std::size_t kBlock = 8;
 inline void replicate_groups_block(const RankingColumn& col,
                                    const double* counts, GroupVectors* out) {
   const std::size_t G = col.group_end.size();
+  // raw pointers: through the vectors the compiler reloads them per store
+  double* out_count[kBlock];
+  double* out_loss[kBlock];
   for (std::size_t r = 0; r < kBlock; ++r) {
     out[r].count.resize(G);
     out[r].loss.resize(G);
+    out_count[r] = out[r].count.data();
+    out_loss[r] = out[r].loss.data();
   }
+  const std::size_t* order = col.order.data();
+  const double* loss = col.loss.data();
+  const std::size_t* group_end = col.group_end.data();
   std::size_t k = 0;
   std::size_t used[kBlock] = {0};
   for (std::size_t g = 0; g < G; ++g) {
-    const std::size_t end = col.group_end[g];
+    const std::size_t end = group_end[g];
     double c[kBlock] = {0.0}, s[kBlock] = {0.0};
     for (; k < end; ++k) {
-      const double* w = counts + col.order[k] * kBlock;
-      const double l = col.loss[k];
+      const double* w = counts + order[k] * kBlock;
+      const double l = loss[k];
       for (std::size_t r = 0; r < kBlock; ++r) {
         c[r] += w[r];
         s[r] += w[r] * l;
       }
     }
     for (std::size_t r = 0; r < kBlock; ++r) {  // keep drawn groups only
-      out[r].count[used[r]] = c[r];
-      out[r].loss[used[r]] = s[r];
+      out_count[r][used[r]] = c[r];
+      out_loss[r][used[r]] = s[r];
       used[r] += (c[r] > 0.0);
     }
   }
@@ -292,42 +294,122 @@ inline void replicate_loss_groups_block(const RankingColumn& col,
   }
 }
 
-// True when one of the metrics needs the loss order.
+// Per-bin sums of a block of kBlock replicates (counts interleaved as for
+// replicate_groups_block()) over the equal-width bins prepared by
+// prepare_bins(); the score is the confidence and 1 - loss the correctness.
+inline void replicate_bins_block(const RankingColumn& col,
+                                 const double* counts, BinVectors* out) {
+  const std::size_t nb = col.bin_end.size();
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    out[r].count.assign(nb, 0.0);
+    out[r].sum_x.assign(nb, 0.0);
+    out[r].sum_y.assign(nb, 0.0);
+  }
+  std::size_t k = 0;
+  for (std::size_t b = 0; b < nb; ++b) {
+    double c[kBlock] = {0.0}, sx[kBlock] = {0.0}, sy[kBlock] = {0.0};
+    for (; k < col.bin_end[b]; ++k) {
+      const double* w = counts + col.order[k] * kBlock;
+      const double x = col.score[k], y = 1.0 - col.loss[k];
+      for (std::size_t r = 0; r < kBlock; ++r) {
+        c[r] += w[r];
+        sx[r] += w[r] * x;
+        sy[r] += w[r] * y;
+      }
+    }
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      out[r].count[b] = c[r];
+      out[r].sum_x[b] = sx[r];
+      out[r].sum_y[b] = sy[r];
+    }
+  }
+}
+
+// True when one of the metrics needs the loss order (or the bins).
+inline bool needs_loss_order(const std::vector<MetricSpec>& metrics) {
+  for (const MetricSpec& m : metrics)
+    if (m.by_loss()) return true;
+  return false;
+}
 inline bool needs_loss_order(const std::vector<const MetricEntry*>& metrics) {
   for (const MetricEntry* m : metrics)
-    if (m->by_loss) return true;
+    if (m->spec.by_loss()) return true;
+  return false;
+}
+inline bool needs_bins(const std::vector<MetricSpec>& metrics) {
+  for (const MetricSpec& m : metrics)
+    if (m.by_bins()) return true;
   return false;
 }
 
 // ---- the replicate loop ----------------------------------------------------
 
-// Metric values of every replicate, column and metric.
+// Metric values of every replicate, column and metric, for replicates whose
+// counts come from `fill`.
 //   cols     prepared columns; when a metric needs the loss order
 //            (needs_loss_order()), also prepare_loss_order() on each (a
-//            column without it gets NaN for those metrics)
-//   indices  n x B, column-major: the 1-based case positions drawn in each
-//            replicate (validated by the caller: every value in 1..n)
+//            column without it gets NaN for those metrics), and likewise
+//            prepare_bins() for ECE
+//   rows     the number of case positions the columns' `order` refers to
+//   fill     fill(b0, nb, counts): writes the counts of replicates
+//            b0 .. b0 + nb - 1 (nb <= kBlock) into counts, interleaved
+//            (counts[i * kBlock + r]), every count of those lanes (zero
+//            for cases not drawn: the buffer holds the previous block's
+//            counts); called from worker threads, so it must only read
+//            shared state
 //   out      B x C x M, column-major (replicate fastest)
 // Replicates are processed in blocks of kBlock, blocks in parallel; check()
 // runs on the calling thread between chunks of blocks, and so does
 // progress(d), d = the number of replicates done. Returns the number of
 // threads used.
-template <class Check = NoCheck, class Progress = NoProgress>
-int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
-                      const int* indices, std::size_t B,
-                      const std::vector<const MetricEntry*>& metrics,
-                      int threads, double* out, Check check = Check(),
-                      Progress progress = Progress()) {
+template <class Fill, class Check = NoCheck, class Progress = NoProgress>
+int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
+                      std::size_t B, const std::vector<MetricSpec>& metrics,
+                      int threads, const Fill& fill, double* out,
+                      Check check = Check(), Progress progress = Progress()) {
   const std::size_t C = cols.size(), M = metrics.size();
   if (threads < 1) threads = 1;
 #ifndef _OPENMP
   threads = 1;
 #endif
   const bool need_loss = needs_loss_order(metrics);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const bool need_bins = needs_bins(metrics);
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
   const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
-  const double total = static_cast<double>(n);
+  // one workspace per thread, kept over all chunks (allocated and touched
+  // once: fresh pages for every chunk cost more than the draws)
+  struct Workspace {
+    std::vector<double> counts;
+    std::vector<GroupVectors> groups, loss_groups;
+    std::vector<BinVectors> bins;
+  };
+  // (sized here, so nothing is allocated inside the parallel region)
+  std::size_t max_groups = 2, max_bins = 0;
+  for (const RankingColumn& col : cols) {
+    max_groups = std::max(max_groups, col.group_end.size());
+    max_groups = std::max(max_groups, col.loss_group_end.size());
+    max_bins = std::max(max_bins, col.bin_end.size());
+  }
+  std::vector<Workspace> work(static_cast<std::size_t>(threads));
+  for (Workspace& w : work) {
+    w.counts.assign(rows * kBlock, 0.0);
+    w.groups.resize(kBlock);
+    w.loss_groups.resize(kBlock);
+    w.bins.resize(kBlock);
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      w.groups[r].count.reserve(max_groups);
+      w.groups[r].loss.reserve(max_groups);
+      if (need_loss) {
+        w.loss_groups[r].count.reserve(max_groups);
+        w.loss_groups[r].loss.reserve(max_groups);
+      }
+      if (need_bins) {
+        w.bins[r].count.reserve(max_bins);
+        w.bins[r].sum_x.reserve(max_bins);
+        w.bins[r].sum_y.reserve(max_bins);
+      }
+    }
+  }
   for (std::size_t lo = 0; lo < n_blocks; lo += chunk) {
     check();
     const std::size_t hi = (n_blocks - lo > chunk) ? lo + chunk : n_blocks;
@@ -335,8 +417,15 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
 #pragma omp parallel num_threads(threads)
 #endif
     {
-      std::vector<double> counts(n * kBlock);
-      std::vector<GroupVectors> groups(kBlock), loss_groups(kBlock);
+#ifdef _OPENMP
+      Workspace& ws = work[static_cast<std::size_t>(omp_get_thread_num())];
+#else
+      Workspace& ws = work[0];
+#endif
+      std::vector<double>& counts = ws.counts;
+      std::vector<GroupVectors>& groups = ws.groups;
+      std::vector<GroupVectors>& loss_groups = ws.loss_groups;
+      std::vector<BinVectors>& bins = ws.bins;
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic)
 #endif
@@ -344,26 +433,23 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
            kk < static_cast<long long>(hi); ++kk) {
         const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
         const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
-        std::fill(counts.begin(), counts.end(), 0.0);
-        for (std::size_t r = 0; r < nb; ++r) {
-          const int* draw = indices + (b0 + r) * n;
-          for (std::size_t i = 0; i < n; ++i)
-            counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] += 1.0;
-        }
+        fill(b0, nb, counts.data());
         for (std::size_t c = 0; c < C; ++c) {
           replicate_groups_block(cols[c], counts.data(), groups.data());
           const bool have_loss = need_loss && cols[c].loss_ready;
           if (have_loss)
             replicate_loss_groups_block(cols[c], counts.data(), groups.data(),
                                         loss_groups.data());
+          const bool have_bins = need_bins && !cols[c].bin_end.empty();
+          if (have_bins)
+            replicate_bins_block(cols[c], counts.data(), bins.data());
           for (std::size_t r = 0; r < nb; ++r) {
+            const double total = total_count(groups[r]);
             const ReplicateGroups g{groups[r],
                                     have_loss ? &loss_groups[r] : nullptr,
-                                    total};
+                                    total, have_bins ? &bins[r] : nullptr};
             for (std::size_t m = 0; m < M; ++m)
-              out[b0 + r + B * (c + C * m)] =
-                  (metrics[m]->by_loss && !have_loss) ? nan
-                                                      : metrics[m]->fn(g);
+              out[b0 + r + B * (c + C * m)] = evaluate_metric(metrics[m], g);
           }
         }
       }
@@ -371,6 +457,30 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
     progress(hi * kBlock < B ? hi * kBlock : B);
   }
   return threads;
+}
+
+// Replicates given as drawn case positions (the ranking, SPEC Sec. 7).
+//   indices  n x B, column-major: the 1-based case positions drawn in each
+//            replicate (validated by the caller: every value in 1..n)
+//   out      B x C x M, column-major (replicate fastest)
+template <class Check = NoCheck, class Progress = NoProgress>
+int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
+                      const int* indices, std::size_t B,
+                      const std::vector<const MetricEntry*>& metrics,
+                      int threads, double* out, Check check = Check(),
+                      Progress progress = Progress()) {
+  std::vector<MetricSpec> specs;
+  for (const MetricEntry* m : metrics) specs.push_back(m->spec);
+  auto fill = [&](std::size_t b0, std::size_t nb, double* counts) {
+    std::fill(counts, counts + n * kBlock, 0.0);
+    for (std::size_t r = 0; r < nb; ++r) {
+      const int* draw = indices + (b0 + r) * n;
+      for (std::size_t i = 0; i < n; ++i)
+        counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] += 1.0;
+    }
+  };
+  return replicate_metrics(cols, n, B, specs, threads, fill, out, check,
+                           progress);
 }
 
 }  // namespace aurc

@@ -17,6 +17,7 @@
 #include "core/oracle.h"
 #include "core/scores.h"
 #include "core/bootstrap.h"
+#include "core/ci_bootstrap.h"
 #include "core/wilcoxon.h"
 #include "core/binning.h"
 #include "core/small_sort.h"
@@ -1143,6 +1144,176 @@ void test_batch_study() {
   }
 }
 
+// ---- bootstrap intervals (issue 10) --------------------------------------
+
+// The generator: uniform_below() stays in range and is flat; the alias
+// method draws in proportion to the weights; Poisson(1) has mean and
+// variance 1; streams of different replicates differ.
+void test_ci_rng() {
+  aurc::Xoshiro256pp g(42);
+  std::vector<double> freq(7, 0.0);
+  const int draws = 700000;
+  for (int i = 0; i < draws; ++i) {
+    const std::uint64_t k = aurc::uniform_below(g, 7);
+    CHECK(k < 7);
+    if (k < 7) freq[k] += 1.0;
+  }
+  for (double f : freq)  // sd of a cell is about 290: 5 sd
+    CHECK(std::fabs(f - draws / 7.0) < 1500.0);
+  const std::vector<double> w = {0.0, 1.0, 3.0, 0.5, 5.5};
+  aurc::AliasTable t;
+  aurc::build_alias(w.data(), w.size(), t);
+  std::vector<double> af(w.size(), 0.0);
+  for (int i = 0; i < draws; ++i) af[aurc::alias_draw(t, g)] += 1.0;
+  CHECK(af[0] == 0.0);
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    const double p = w[i] / 10.0;
+    CHECK(std::fabs(af[i] / draws - p) < 5 * std::sqrt(p * (1 - p) / draws));
+  }
+  double m = 0.0, m2 = 0.0;
+  const aurc::Poisson1& pois = aurc::poisson1();
+  for (int i = 0; i < draws; ++i) {
+    const double x = pois(g);
+    m += x;
+    m2 += x * x;
+  }
+  m /= draws;
+  m2 = m2 / draws - m * m;
+  CHECK(std::fabs(m - 1.0) < 0.01 && std::fabs(m2 - 1.0) < 0.015);
+  aurc::Xoshiro256pp a = aurc::replicate_stream(1, 0),
+                     b = aurc::replicate_stream(1, 1),
+                     c = aurc::replicate_stream(1, 0);
+  const std::uint64_t a1 = a.next();
+  CHECK(a1 != b.next());
+  CHECK(a1 == c.next());
+}
+
+// The draws: every replicate has the stratum sizes (fast path), the rows
+// the weights stand for (alias path), whole clusters; a case is drawn
+// Binomial(n, 1/n) times on average once.
+void test_ci_draws() {
+  const std::size_t n = 30;
+  std::vector<int> stratum(n), cluster(n);
+  std::vector<double> w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    stratum[i] = static_cast<int>(i % 3 == 0);
+    cluster[i] = static_cast<int>(i / 3);  // 10 clusters of 3
+    w[i] = static_cast<double>(i % 4);
+  }
+  aurc::ResamplePlan plain, strat, weighted, clustered;
+  aurc::make_plan(n, nullptr, nullptr, 0, nullptr, 0, plain);
+  aurc::make_plan(n, nullptr, stratum.data(), 2, nullptr, 0, strat);
+  aurc::make_plan(n, w.data(), nullptr, 0, nullptr, 0, weighted);
+  aurc::make_plan(n, nullptr, nullptr, 0, cluster.data(), 10, clustered);
+  CHECK(aurc::plan_is_fast(plain) && aurc::plan_is_fast(strat));
+  CHECK(!aurc::plan_is_fast(weighted) && !aurc::plan_is_fast(clustered));
+  std::vector<double> counts(n), mean(n, 0.0);
+  const std::size_t B = 4000;
+  double zeros = 0.0;
+  for (std::size_t b = 0; b < B; ++b) {
+    aurc::replicate_counts(plain, 9, b, counts.data());
+    double tot = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      tot += counts[i];
+      mean[i] += counts[i] / B;
+    }
+    CHECK(tot == double(n));
+    zeros += (counts[0] == 0.0);
+    aurc::replicate_counts(strat, 9, b, counts.data());
+    double s1 = 0.0, s0 = 0.0;
+    for (std::size_t i = 0; i < n; ++i) (stratum[i] ? s1 : s0) += counts[i];
+    CHECK(s1 == 10.0 && s0 == 20.0);
+    aurc::replicate_counts(weighted, 9, b, counts.data());
+    tot = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      tot += counts[i];
+      if (w[i] == 0.0) CHECK(counts[i] == 0.0);
+    }
+    double wsum = 0.0;
+    for (double x : w) wsum += x;
+    CHECK(tot == wsum);  // the rows the weights stand for
+    aurc::replicate_counts(clustered, 9, b, counts.data());
+    tot = 0.0;
+    for (std::size_t i = 0; i < n; i += 3) {
+      CHECK(counts[i] == counts[i + 1] && counts[i] == counts[i + 2]);
+      tot += counts[i];
+    }
+    CHECK(tot == 10.0);
+  }
+  for (double m : mean) CHECK(std::fabs(m - 1.0) < 0.08);  // sd 0.016
+  const double p0 = std::pow(1.0 - 1.0 / n, double(n));
+  CHECK(std::fabs(zeros / B - p0) < 5 * std::sqrt(p0 * (1 - p0) / B));
+}
+
+// The engine: replicate values of drawn counts equal the metrics of the
+// counts as case weights; the same for 1 and 2 threads; ECE from the bins
+// equals a brute-force ECE.
+void test_ci_engine() {
+  std::mt19937_64 rng(3);
+  const std::size_t n = 80, B = 21;
+  std::vector<double> score(n), loss(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    score[i] = std::round((rng() % 1000) / 100.0) / 10.0;  // ties in [0, 1]
+    loss[i] = (rng() % 3 == 0) ? 1.0 : 0.0;
+  }
+  std::vector<aurc::RankingColumn> cols(1);
+  aurc::prepare_column(score.data(), loss.data(), n, cols[0]);
+  aurc::prepare_loss_order(loss.data(), n, cols[0]);
+  aurc::prepare_bins(score.data(), 4, cols[0]);
+  std::vector<aurc::MetricSpec> specs;
+  const char* names[] = {"aurc", "augrc", "failure_auroc", "failure_aupr",
+                         "eaurc", "eaugrc", "naurc", "risk_at_coverage",
+                         "coverage_at_risk", "ece"};
+  for (const char* nm : names) {
+    aurc::MetricSpec s;
+    CHECK(aurc::parse_metric_kind(nm, s.kind));
+    s.n_bins = 4;
+    s.coverage = 0.4;
+    s.risk = 0.2;
+    specs.push_back(s);
+  }
+  const std::size_t M = specs.size();
+  aurc::ResamplePlan plan;
+  aurc::make_plan(n, nullptr, nullptr, 0, nullptr, 0, plan);
+  std::vector<double> o1(B * M), o2(B * M);
+  aurc::replicate_metrics(cols, n, B, specs, 1, aurc::PlanFill{plan, 77},
+                          o1.data());
+  aurc::replicate_metrics(cols, n, B, specs, 2, aurc::PlanFill{plan, 77},
+                          o2.data());
+  CHECK(same_values(o1, o2));
+  std::vector<double> counts(n);
+  for (std::size_t b = 0; b < B; ++b) {
+    aurc::replicate_counts(plan, 77, b, counts.data());
+    aurc::Presorted p;
+    aurc::presort(score.data(), n, p);
+    aurc::GroupVectors gv, lv;
+    aurc::collect_groups(aurc::PresortedGroups{p, loss.data(), counts.data()},
+                         gv);
+    double fail = 0.0;
+    for (std::size_t i = 0; i < n; ++i) fail += counts[i] * loss[i];
+    lv.count = {double(n) - fail, fail};
+    lv.loss = {0.0, fail};
+    const aurc::ReplicateGroups g{gv, &lv, double(n)};
+    for (std::size_t m = 0; m + 1 < M; ++m) {
+      const double ref = aurc::evaluate_metric(specs[m], g);
+      const double v = o1[b + B * m];
+      CHECK(close(v, ref, 1e-13) || (std::isnan(v) && std::isnan(ref)));
+    }
+    // ECE by brute force over 4 equal-width bins
+    double bn[4] = {0}, bx[4] = {0}, by[4] = {0};
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = aurc::equal_width_bin(score[i], 4) - 1;
+      bn[k] += counts[i];
+      bx[k] += counts[i] * score[i];
+      by[k] += counts[i] * (1.0 - loss[i]);
+    }
+    double ece = 0.0;
+    for (int k = 0; k < 4; ++k)
+      if (bn[k] > 0) ece += std::fabs(by[k] - bx[k]) / double(n);
+    CHECK(close(o1[b + B * (M - 1)], ece, 1e-12));
+  }
+}
+
 }  // namespace
 
 // The small-input sorts give exactly the radix sort's order (both stable),
@@ -1198,6 +1369,9 @@ int main() {
   test_contributions();
   test_scores();
   test_bootstrap_replicates();
+  test_ci_rng();
+  test_ci_draws();
+  test_ci_engine();
   test_signed_rank_distribution();
   test_signed_rank_test();
   test_holm();

@@ -1,0 +1,499 @@
+# The bootstrap engine of selective_ci(), selective_ci_vec() and
+# compare_scores() (SPEC Sec. 11): draws replicates as vectors of case
+# counts in C++ (src/core/ci_bootstrap.h), evaluates every metric on them
+# without re-sorting, and turns the replicate values into intervals
+# (R/ci-bootstrap-intervals.R).
+#
+# What a replicate is. The cases are resampled with replacement, `times`
+# times, from one seed drawn from R's RNG (so set.seed() reproduces every
+# replicate, whatever `threads` is): each replicate has its own stream of a
+# xoshiro256++ generator (src/core/rng.h). With `strata` the cases of each
+# stratum are resampled within it, each stratum keeping its size; with
+# `cluster` whole clusters are resampled (every case of a drawn cluster
+# enters the replicate); with both, clusters within strata. `indices`
+# replaces the draws by a `times x m` matrix of row positions (1 = the first
+# row), one replicate per row, as in bootstrap_ranking().
+#
+# Case weights are frequency weights (SPEC Sec. 1): a case of weight w
+# stands for w identical rows, for the estimate and for the interval. A
+# replicate therefore resamples the rows the weights stand for: it draws
+# round(sum(case_weights)) rows (per stratum), case i with probability
+# w_i / sum(w), so integer weights give exactly the bootstrap distribution
+# of the data with rows repeated; with `indices`, each of the m =
+# round(sum(case_weights)) positions of a replicate is one such row (a
+# position may repeat a case up to and beyond its weight, as a draw may).
+# With `cluster`, clusters are drawn uniformly and a drawn cluster brings
+# every case with its weight.
+
+# Metrics the engine evaluates (SPEC Secs. 2, 4 and ECE of Sec. 8).
+ci_bootstrap_metrics <- c(
+  "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
+  "naurc", "risk_at_coverage", "coverage_at_risk", "ece"
+)
+
+# Largest replicate array (times x scores x metrics doubles, 2 GB) and the
+# largest jackknife (units x cases) computed without influence values.
+ci_bootstrap_max_cells <- 2^28
+ci_jackknife_max_work <- 2.5e8
+
+#' Bootstrap intervals for the metrics of one or more scores (internal)
+#'
+#' The engine behind `method = "bootstrap"` of `selective_ci()`,
+#' `selective_ci_vec()` and `compare_scores()`.
+#'
+#' @param scores A list of one or more numeric score vectors on the same
+#'   rows (already NA-free), optionally named.
+#' @param loss Numeric loss, finite and `>= 0` (0/1 for the binary metrics
+#'   and ECE, where it is the failure indicator: correct = 1 - loss).
+#' @param case_weights `NULL` or non-negative frequency weights.
+#' @param metrics Character vector of metric names from
+#'   `ci_bootstrap_metrics`.
+#' @param options Named list: `estimator` (aurc, eaurc, naurc; default
+#'   `"alpha"`), `method` (augrc; `"trapezoid"`), `optimum` (eaurc;
+#'   `"exact"`), `coverage`, `risk` (required for `risk_at_coverage`,
+#'   `coverage_at_risk`), `n_bins` (ECE with equal-width bins; 10).
+#' @param times Number of replicates (whole, >= 2); ignored when `indices`
+#'   is given.
+#' @param strata,cluster `NULL` or a vector with one value per row (at
+#'   least two distinct values).
+#' @param indices `NULL` or a `times x m` matrix of 1-based row positions,
+#'   m = the number of rows (the rounded sum of the case weights with
+#'   weights).
+#' @param threads Number of threads (capped as in `bootstrap_ranking()`).
+#' @param type `"percentile"`, `"bca"` or `"normal"`.
+#' @param conf_level Confidence level in (0, 1).
+#' @param influence `NULL`, or a list with one element per score, each a
+#'   named list (by metric) of per-row influence values, used for the BCa
+#'   acceleration. Metrics without influence values get the jackknife.
+#' @return A list: `estimate`, `lower`, `upper`, `std_error` (score x metric
+#'   matrices), `replicates` (times x score x metric array), `diff` (a
+#'   tibble, one row per unordered pair of scores and metric: `score_a`,
+#'   `score_b`, `metric`, `estimate` (a - b), `lower`, `upper`, `std_error`,
+#'   `p_value`), `acceleration` (score x metric, BCa only), `type`,
+#'   `conf_level`, `times`, `seed` (the two 32-bit halves of the seed drawn
+#'   from R's RNG; `NULL` with `indices`).
+#' @noRd
+ci_bootstrap <- function(scores, loss, case_weights, metrics, options, times,
+                         strata, cluster, indices, threads, type, conf_level,
+                         influence) {
+  call <- rlang::caller_env()
+  input <- ci_bootstrap_input(
+    scores, loss, case_weights, metrics, options, times, strata, cluster,
+    indices, threads, type, conf_level, influence, call
+  )
+  seed <- if (is.null(input$indices)) ci_bootstrap_seed() else NULL
+  res <- ci_bootstrap_run(input, seed, jackknife = FALSE)
+  jack <- NULL
+  if (input$type == "bca" && ci_needs_jackknife(input)) {
+    ci_check_jackknife_size(input, call)
+    jack <- ci_bootstrap_run(input, seed, jackknife = TRUE, times = 0)
+  }
+  ci_bootstrap_result(input, res, jack, seed, call)
+}
+
+# One seed from R's RNG: two uniform 32-bit halves.
+ci_bootstrap_seed <- function() {
+  floor(stats::runif(2) * 2^32)
+}
+
+# Runs the kernel; `times = 0` only evaluates the full data (and the
+# jackknife).
+ci_bootstrap_run <- function(input, seed, jackknife, times = input$times) {
+  idx <- input$indices
+  if (is.null(idx)) idx <- matrix(0L, 0, 0)
+  if (times == 0) idx <- matrix(0L, 0, 0)
+  opt <- input$options
+  ci_bootstrap_impl(
+    input$score, input$loss, input$case_weights, input$metrics,
+    opt$estimator, opt$method, opt$optimum, opt$coverage, opt$risk,
+    opt$n_bins, input$strata, input$n_strata, input$cluster,
+    input$n_clusters, idx, times, if (is.null(seed)) c(0, 0) else seed,
+    input$threads, jackknife
+  )
+}
+
+# Counts per row of replicates 1..times drawn from `seed` with the same
+# settings as ci_bootstrap() (times x n); for tests.
+ci_bootstrap_counts <- function(score, case_weights, strata, cluster, times,
+                                seed) {
+  n <- length(score)
+  s <- ci_codes(strata, n)
+  k <- ci_codes(cluster, n)
+  w <- if (is.null(case_weights)) double() else as.double(case_weights)
+  ci_bootstrap_counts_impl(
+    as.double(score), w, s$codes, s$n, k$codes, k$n, times, seed
+  )
+}
+
+# 0-based integer codes of a grouping vector (integer(0) for NULL).
+ci_codes <- function(x, n) {
+  if (is.null(x)) return(list(codes = integer(), n = 0L))
+  f <- factor(x, exclude = NULL)
+  list(codes = as.integer(f) - 1L, n = nlevels(f))
+}
+
+# ---- checks -----------------------------------------------------------------
+
+ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
+                               times, strata, cluster, indices, threads, type,
+                               conf_level, influence, call) {
+  type <- check_choice(type, c("percentile", "bca", "normal"), call = call)
+  conf_level <- check_number(conf_level, 0, 1, open = TRUE, call = call)
+  sc <- ci_check_scores(scores, call)
+  n <- sc$n
+  metrics <- ci_check_metrics(metrics, call)
+  case_weights <- ci_check_loss_weights(loss, case_weights, metrics, options,
+    n, call)
+  options <- ci_check_options(options, metrics, call)
+  if ("ece" %in% metrics) {
+    for (j in seq_along(scores)) {
+      check_confidence(scores[[j]], paste0("scores[[", j, "]]"), call = call)
+    }
+  }
+  threads <- resolve_threads(threads, call = call)
+  strata_codes <- ci_check_groups(strata, n, "strata", call)
+  cluster_codes <- ci_check_groups(cluster, n, "cluster", call)
+  if (!is.null(strata) && !is.null(cluster)) {
+    ci_check_nested(strata_codes$codes, cluster_codes$codes, call)
+  }
+  size <- if (is.null(case_weights)) n else max(1, round(sum(case_weights)))
+  draws <- ci_check_draws(times, indices, strata, cluster, n, size, call)
+  ci_check_sizes(draws$times, length(scores), length(metrics), n, threads,
+    call)
+  influence <- ci_check_influence(influence, length(scores), metrics, n, call)
+  score_mat <- matrix(0, n, length(scores))
+  for (j in seq_along(scores)) score_mat[, j] <- as.double(scores[[j]])
+  list(
+    score = score_mat, score_names = sc$names, n = n,
+    loss = as.double(loss),
+    case_weights = if (is.null(case_weights)) double() else
+      as.double(case_weights),
+    metrics = metrics, options = options, times = draws$times,
+    strata = strata_codes$codes, n_strata = strata_codes$n,
+    cluster = cluster_codes$codes, n_clusters = cluster_codes$n,
+    indices = draws$indices, threads = threads,
+    type = type, conf_level = conf_level, influence = influence
+  )
+}
+
+# A non-empty list of NA-free numeric vectors of one length; their names
+# ("score<j>" where missing).
+ci_check_scores <- function(scores, call) {
+  if (!is.list(scores) || length(scores) == 0) {
+    abort_aurc(
+      "{.arg scores} must be a non-empty list of numeric score vectors.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  n <- length(scores[[1]])
+  for (j in seq_along(scores)) {
+    arg <- paste0("scores[[", j, "]]")
+    check_numeric_vector(scores[[j]], arg, call = call)
+    check_same_length(scores[[j]], n, arg, call = call)
+    if (anyNA(scores[[j]])) {
+      abort_aurc(
+        "{.arg {arg}} must not contain missing values.",
+        class = "aurc_error_value", call = call
+      )
+    }
+  }
+  if (n == 0) {
+    abort_aurc("{.arg scores} must not be empty.",
+      class = "aurc_error_value", call = call
+    )
+  }
+  nms <- names(scores)
+  if (is.null(nms)) nms <- rep("", length(scores))
+  blank <- is.na(nms) | nms == ""
+  nms[blank] <- paste0("score", seq_along(scores))[blank]
+  list(n = n, names = nms)
+}
+
+# The loss (0/1 where a metric needs failures) and the case weights;
+# returns the weights, NULL when none or all 1.
+ci_check_loss_weights <- function(loss, case_weights, metrics, options, n,
+                                  call) {
+  binary <- any(metrics %in% c(binary_metrics, "ece")) ||
+    ("eaurc" %in% metrics && identical(options$optimum, "asymptotic"))
+  if (binary) check_failure(loss, n, "loss", call = call)
+  check_loss(loss, n, "loss", call = call)
+  if (anyNA(loss)) {
+    abort_aurc("{.arg loss} must not contain missing values.",
+      class = "aurc_error_value", call = call
+    )
+  }
+  check_case_weights(case_weights, n, call = call)
+  if (is.null(case_weights)) return(NULL)
+  if (!(sum(case_weights) > 0)) {
+    abort_aurc("{.arg case_weights} must have a positive sum.",
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (all(case_weights == 1)) NULL else case_weights
+}
+
+# `times`, or `indices` (then its number of rows).
+ci_check_draws <- function(times, indices, strata, cluster, n, size, call) {
+  if (is.null(indices)) {
+    return(list(
+      times = check_number(times, 2, whole = TRUE, call = call),
+      indices = NULL
+    ))
+  }
+  if (!is.null(strata) || !is.null(cluster)) {
+    abort_aurc(
+      c(
+        paste(
+          "{.arg indices} cannot be combined with {.arg strata} or",
+          "{.arg cluster}."
+        ),
+        i = "{.arg indices} are the draws: stratify or cluster when drawing."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  indices <- ci_check_indices(indices, n, size, call)
+  list(times = nrow(indices), indices = indices)
+}
+
+# Every size is checked before anything is allocated.
+ci_check_sizes <- function(times, n_scores, n_metrics, n, threads, call) {
+  cells <- times * n_scores * n_metrics
+  if (cells > ci_bootstrap_max_cells || times > .Machine$integer.max) {
+    shown <- format(times, big.mark = ",", scientific = FALSE)
+    abort_aurc(
+      c(
+        "{.arg times} is too large: {shown} replicates.",
+        x = paste(
+          "{shown} x {n_scores} score{?s} x {n_metrics} metric{?s} values",
+          "exceed the limit of",
+          "{format(ci_bootstrap_max_cells, big.mark = ',')}."
+        )
+      ),
+      class = c("aurc_error_size", "aurc_error_value"), call = call
+    )
+  }
+  if (n * 64 * threads > 2^34) {
+    abort_aurc(
+      c(
+        "Too many rows for the bootstrap with {threads} thread{?s}.",
+        i = "Each thread keeps 64 bytes per row; use fewer {.arg threads}."
+      ),
+      class = c("aurc_error_size", "aurc_error_value"), call = call
+    )
+  }
+  invisible()
+}
+
+ci_check_metrics <- function(metrics, call) {
+  if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
+    abort_aurc(
+      "{.arg metrics} must be a non-empty character vector.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  bad <- setdiff(metrics, ci_bootstrap_metrics)
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg metrics} must be among {.val {ci_bootstrap_metrics}}.",
+        x = "Unknown: {.val {bad}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  unique(metrics)
+}
+
+ci_check_options <- function(options, metrics, call) {
+  if (is.null(options)) options <- list()
+  if (!is.list(options) || (length(options) > 0 && is.null(names(options)))) {
+    abort_aurc("{.arg options} must be a named list.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  known <- c("estimator", "method", "optimum", "coverage", "risk", "n_bins")
+  unknown <- setdiff(names(options), known)
+  if (length(unknown) > 0) {
+    abort_aurc(
+      c(
+        "{.arg options} has unknown entr{?y/ies} {.val {unknown}}.",
+        i = "Known: {.val {known}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  out <- list(
+    estimator = "alpha", method = "trapezoid", optimum = "exact",
+    coverage = 0.5, risk = 0.5, n_bins = 10
+  )
+  out[names(options)] <- options
+  out$estimator <- check_choice(out$estimator, aurc_estimators,
+    arg = "options$estimator", call = call
+  )
+  out$method <- check_choice(out$method, c("trapezoid", "step"),
+    arg = "options$method", call = call
+  )
+  out$optimum <- check_choice(out$optimum, eaurc_optima,
+    arg = "options$optimum", call = call
+  )
+  need <- c(risk_at_coverage = "coverage", coverage_at_risk = "risk")
+  for (m in intersect(names(need), metrics)) {
+    if (is.null(options[[need[[m]]]])) {
+      abort_aurc(
+        "{.val {m}} needs {.arg options${need[[m]]}}.",
+        class = "aurc_error_type", call = call
+      )
+    }
+  }
+  out$coverage <- check_number(out$coverage, 0, 1,
+    arg = "options$coverage", call = call
+  )
+  out$risk <- check_number(out$risk, 0, arg = "options$risk", call = call)
+  out$n_bins <- check_number(out$n_bins, 1, 1e6,
+    whole = TRUE,
+    arg = "options$n_bins", call = call
+  )
+  out
+}
+
+# strata / cluster: NULL or one value per row, no NA, >= 2 distinct values.
+ci_check_groups <- function(x, n, arg, call) {
+  if (is.null(x)) return(list(codes = integer(), n = 0L))
+  if (!is.atomic(x) || length(x) != n) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must be a vector with one value per row ({n}).",
+        x = "It has length {length(x)}."
+      ),
+      class = "aurc_error_length", call = call
+    )
+  }
+  if (anyNA(x)) {
+    abort_aurc("{.arg {arg}} must not contain missing values.",
+      class = "aurc_error_value", call = call
+    )
+  }
+  codes <- ci_codes(x, n)
+  if (codes$n < 2) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must have at least two distinct values.",
+        x = "It has a single level, {.val {as.character(x[1])}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  codes
+}
+
+ci_check_nested <- function(strata, cluster, call) {
+  per <- tapply(strata, cluster, function(s) length(unique(s)))
+  bad <- which(per > 1)
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "Each cluster must lie within one stratum.",
+        x = "{length(bad)} cluster{?s} span{?s/} several strata."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+}
+
+ci_check_indices <- function(indices, n, size, call) {
+  if (!is.matrix(indices) || !is.numeric(indices)) {
+    abort_aurc(
+      "{.arg indices} must be a numeric matrix (replicates x rows).",
+      class = "aurc_error_type", call = call
+    )
+  }
+  if (ncol(indices) != size || nrow(indices) < 2) {
+    abort_aurc(
+      c(
+        paste(
+          "{.arg indices} must have at least 2 rows (replicates) and",
+          "{size} columns (one per row drawn)."
+        ),
+        x = "It is {nrow(indices)} x {ncol(indices)}."
+      ),
+      class = "aurc_error_length", call = call
+    )
+  }
+  bad <- is.na(indices) | indices < 1 | indices > n | indices != round(indices)
+  if (any(bad)) {
+    abort_aurc(
+      c(
+        "{.arg indices} must hold row positions, whole numbers in 1..{n}.",
+        x = "Element {which(bad)[1]} is {.val {indices[which(bad)[1]]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  storage.mode(indices) <- "integer"
+  indices
+}
+
+ci_check_influence <- function(influence, n_scores, metrics, n, call) {
+  if (is.null(influence)) return(NULL)
+  if (!is.list(influence) || length(influence) != n_scores) {
+    abort_aurc(
+      paste(
+        "{.arg influence} must be a list with one element per score",
+        "({n_scores})."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  for (j in seq_len(n_scores)) {
+    ci_check_influence_one(influence[[j]], j, metrics, n, call)
+  }
+  influence
+}
+
+ci_check_influence_one <- function(el, j, metrics, n, call) {
+  if (is.null(el)) return(invisible())
+  if (!is.list(el) || (length(el) > 0 && is.null(names(el)))) {
+    abort_aurc(
+      "{.arg influence[[{j}]]} must be a list named by metric.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  for (m in intersect(names(el), metrics)) {
+    v <- el[[m]]
+    if (!is.numeric(v) || length(v) != n || any(!is.finite(v))) {
+      abort_aurc(
+        "{.arg influence[[{j}]]${m}} must be {n} finite numbers.",
+        class = "aurc_error_value", call = call
+      )
+    }
+  }
+  invisible()
+}
+
+# ---- the jackknife (BCa without influence values) ----------------------------
+
+ci_needs_jackknife <- function(input) {
+  for (j in seq_len(ncol(input$score))) {
+    given <- names(input$influence[[j]])
+    if (!all(input$metrics %in% given)) return(TRUE)
+  }
+  FALSE
+}
+
+ci_check_jackknife_size <- function(input, call) {
+  units <- if (input$n_clusters > 0) input$n_clusters else input$n
+  if (units * input$n > ci_jackknife_max_work) {
+    abort_aurc(
+      c(
+        "{.code type = \"bca\"} needs influence values for data this large.",
+        x = paste(
+          "Without {.arg influence}, the acceleration comes from the",
+          "jackknife: {units} deletions of {input$n} rows each."
+        ),
+        i = "Give {.arg influence}, or use another {.arg type}."
+      ),
+      class = c("aurc_error_influence", "aurc_error_size"), call = call
+    )
+  }
+}

@@ -1,0 +1,175 @@
+// The package's metrics evaluated on one resampled data set given by its
+// groups (SPEC Secs. 2, 4, 7, 8, 11): the one description of "a metric with
+// its options" shared by the bootstrap ranking (bootstrap.h) and the
+// bootstrap intervals (ci_bootstrap.h).
+//
+// A replicate is a vector of case counts over presorted data; what a metric
+// sees of it is
+//   by_score  the tie groups of the score, ascending, with the count and the
+//             count-weighted loss sum of each (groups with no case drawn may
+//             be left out: an empty group adds nothing to any metric),
+//   by_loss   the groups of equal loss in ascending loss (only for metrics of
+//             the oracle order: E-AURC with the exact optimum, NAURC),
+//   bins      per-bin sums of equal-width calibration bins over the score
+//             taken as confidence (only for ECE),
+//   n         the total count.
+// MetricSpec names the metric and carries its options; evaluate_metric()
+// computes it with the same kernels, in the same order of operations, as the
+// package's _vec functions use on data with the rows repeated.
+#ifndef AURC_CORE_REPLICATE_METRICS_H
+#define AURC_CORE_REPLICATE_METRICS_H
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "augrc.h"
+#include "aurc.h"
+#include "curve.h"
+#include "failure.h"
+#include "oracle.h"
+#include "ties.h"
+
+namespace aurc {
+
+enum class MetricKind {
+  aurc,
+  augrc,
+  failure_auroc,
+  failure_aupr,
+  eaurc,
+  eaugrc,
+  naurc,
+  risk_at_coverage,
+  coverage_at_risk,
+  ece,
+  mean_loss
+};
+
+inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
+  static const struct {
+    const char* name;
+    MetricKind kind;
+  } table[] = {{"aurc", MetricKind::aurc},
+               {"augrc", MetricKind::augrc},
+               {"failure_auroc", MetricKind::failure_auroc},
+               {"failure_aupr", MetricKind::failure_aupr},
+               {"eaurc", MetricKind::eaurc},
+               {"eaugrc", MetricKind::eaugrc},
+               {"naurc", MetricKind::naurc},
+               {"risk_at_coverage", MetricKind::risk_at_coverage},
+               {"coverage_at_risk", MetricKind::coverage_at_risk},
+               {"ece", MetricKind::ece},
+               {"mean_loss", MetricKind::mean_loss}};
+  for (const auto& e : table)
+    if (name == e.name) {
+      out = e.kind;
+      return true;
+    }
+  return false;
+}
+
+// A metric with its options (the defaults are those of the _vec functions).
+struct MetricSpec {
+  MetricKind kind = MetricKind::aurc;
+  Estimator estimator = Estimator::alpha;  // aurc, eaurc, naurc
+  bool step = false;                       // augrc: method = "step"
+  bool asymptotic = false;                 // eaurc: optimum = "asymptotic"
+  double coverage = 0.5;                   // risk_at_coverage
+  double risk = 0.5;                       // coverage_at_risk
+  std::size_t n_bins = 10;                 // ece (equal-width bins)
+
+  // needs the groups in loss order (the oracle)
+  bool by_loss() const {
+    return (kind == MetricKind::eaurc && !asymptotic) ||
+           kind == MetricKind::naurc;
+  }
+  // needs the calibration bins
+  bool by_bins() const { return kind == MetricKind::ece; }
+};
+
+inline MetricSpec metric_spec(MetricKind kind,
+                              Estimator est = Estimator::alpha) {
+  MetricSpec s;
+  s.kind = kind;
+  s.estimator = est;
+  return s;
+}
+
+// Per-bin sums of one replicate: count, count-weighted confidence and
+// count-weighted correctness (1 - loss), bins in ascending confidence.
+struct BinVectors {
+  std::vector<double> count, sum_x, sum_y;
+};
+
+// ECE = sum_b (n_b / n) |acc_b - conf_b| over non-empty bins, computed as
+// calibration_errors() in binning.h does.
+inline double ece_value(const BinVectors& bins) {
+  double total = 0.0, acc = 0.0;
+  for (std::size_t b = 0; b < bins.count.size(); ++b) {
+    const double nb = bins.count[b];
+    if (!(nb > 0.0)) continue;
+    const double gap = std::fabs(bins.sum_y[b] / nb - bins.sum_x[b] / nb);
+    total += nb;
+    acc += nb * gap;
+  }
+  if (!(total > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return acc / total;
+}
+
+struct ReplicateGroups {
+  const GroupVectors& by_score;
+  const GroupVectors* by_loss;      // null unless a metric needs it
+  double n;
+  const BinVectors* bins = nullptr;  // null unless a metric needs it
+};
+
+// One metric of one replicate. NaN where the metric is undefined (one
+// class, nothing drawn) or where the groups it needs were not given.
+inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (m.by_loss() && !g.by_loss) return nan;
+  if (m.by_bins() && !g.bins) return nan;
+  switch (m.kind) {
+    case MetricKind::aurc:
+      return aurc_estimate(m.estimator, g.by_score, g.n);
+    case MetricKind::augrc:
+      return m.step ? augrc_step(g.by_score, g.n)
+                    : augrc_trapezoid(g.by_score, g.n);
+    case MetricKind::failure_auroc:
+      return failure_auroc(g.by_score);
+    case MetricKind::failure_aupr:
+      return failure_aupr(g.by_score);
+    case MetricKind::eaurc:
+      if (m.asymptotic)
+        return aurc_estimate(m.estimator, g.by_score, g.n) -
+               aurc_asymptotic_optimum(total_loss(g.by_score) / g.n);
+      return aurc_estimate(m.estimator, g.by_score, g.n) -
+             aurc_oracle(m.estimator, *g.by_loss, g.n);
+    case MetricKind::eaugrc: {
+      const double err = total_loss(g.by_score) / g.n;
+      return augrc_trapezoid(g.by_score, g.n) - 0.5 * err * err;
+    }
+    case MetricKind::naurc:
+      return naurc_value(aurc_estimate(m.estimator, g.by_score, g.n),
+                         aurc_oracle(m.estimator, *g.by_loss, g.n),
+                         total_loss(g.by_score) / g.n);
+    case MetricKind::risk_at_coverage: {
+      double achieved;
+      return risk_at_coverage(g.by_score, g.n, m.coverage, achieved);
+    }
+    case MetricKind::coverage_at_risk:
+      return coverage_at_risk(g.by_score, g.n, m.risk);
+    case MetricKind::ece:
+      return ece_value(*g.bins);
+    case MetricKind::mean_loss:
+      return total_loss(g.by_score) / g.n;
+  }
+  return nan;
+}
+
+}  // namespace aurc
+
+#endif

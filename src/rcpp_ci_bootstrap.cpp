@@ -1,0 +1,192 @@
+// R glue for the bootstrap intervals (core/ci_bootstrap.h): puts the cases
+// in canonical order (the first score's ascending order), prepares one
+// column per score, draws and evaluates the replicates. Inputs and sizes are
+// validated in R first (R/ci-bootstrap.R); the seed comes from R's RNG.
+#include "glue.h"
+#include "core/ci_bootstrap.h"
+
+using namespace aurc;
+
+namespace {
+
+std::uint64_t seed_arg(const Rcpp::NumericVector& seed) {
+  if (seed.size() != 2) Rcpp::stop("seed must have two parts");
+  return (static_cast<std::uint64_t>(seed[0]) << 32) |
+         static_cast<std::uint64_t>(seed[1]);
+}
+
+std::vector<MetricSpec> metric_specs(const Rcpp::CharacterVector& metrics,
+                                     const std::string& estimator,
+                                     const std::string& method,
+                                     const std::string& optimum,
+                                     double coverage, double risk,
+                                     double n_bins) {
+  std::vector<MetricSpec> out;
+  for (R_xlen_t m = 0; m < metrics.size(); ++m) {
+    const std::string name = Rcpp::as<std::string>(metrics[m]);
+    MetricSpec s;
+    if (!parse_metric_kind(name, s.kind))
+      Rcpp::stop("unknown metric '" + name + "'");
+    s.estimator = estimator_arg(estimator);
+    s.step = method == "step";
+    s.asymptotic = optimum == "asymptotic";
+    s.coverage = coverage;
+    s.risk = risk;
+    s.n_bins = static_cast<std::size_t>(n_bins);
+    out.push_back(s);
+  }
+  return out;
+}
+
+// The canonical order and the data permuted into it.
+struct Canonical {
+  std::vector<std::size_t> order;     // canonical position -> input row
+  std::vector<std::size_t> position;  // input row -> canonical position
+  std::vector<double> score, loss, weight;
+  std::vector<int> stratum, cluster;
+};
+
+void canonical_order(const Rcpp::NumericMatrix& score,
+                     const Rcpp::NumericVector& loss,
+                     const Rcpp::NumericVector& case_weights,
+                     const Rcpp::IntegerVector& strata,
+                     const Rcpp::IntegerVector& cluster, Canonical& d) {
+  const std::size_t n = static_cast<std::size_t>(score.nrow());
+  const std::size_t C = static_cast<std::size_t>(score.ncol());
+  RInterrupt check;
+  Presorted p;
+  presort(score.begin(), n, p, check);
+  d.order.swap(p.order);
+  d.position.resize(n);
+  for (std::size_t k = 0; k < n; ++k) d.position[d.order[k]] = k;
+  d.score.resize(n * C);
+  for (std::size_t c = 0; c < C; ++c)
+    for (std::size_t k = 0; k < n; ++k)
+      d.score[c * n + k] = score[c * n + d.order[k]];
+  d.loss.resize(loss.size() ? n : 0);
+  for (std::size_t k = 0; k < d.loss.size(); ++k) d.loss[k] = loss[d.order[k]];
+  d.weight.resize(case_weights.size() ? n : 0);
+  for (std::size_t k = 0; k < d.weight.size(); ++k)
+    d.weight[k] = case_weights[d.order[k]];
+  d.stratum.resize(strata.size() ? n : 0);
+  for (std::size_t k = 0; k < d.stratum.size(); ++k)
+    d.stratum[k] = strata[d.order[k]];
+  d.cluster.resize(cluster.size() ? n : 0);
+  for (std::size_t k = 0; k < d.cluster.size(); ++k)
+    d.cluster[k] = cluster[d.order[k]];
+}
+
+template <class T>
+const T* ptr_or_null(const std::vector<T>& x) {
+  return x.empty() ? nullptr : x.data();
+}
+
+Rcpp::NumericVector array3(std::size_t a, std::size_t b, std::size_t c) {
+  Rcpp::NumericVector out(static_cast<R_xlen_t>(a * b * c));
+  out.attr("dim") = Rcpp::IntegerVector::create(
+      static_cast<int>(a), static_cast<int>(b), static_cast<int>(c));
+  return out;
+}
+
+}  // namespace
+
+// score: n x C (one column per score, the same cases); loss: n; case_weights:
+// n or empty; strata, cluster: 0-based codes or empty; indices: B x m
+// 1-based input rows, or 0 x 0 to draw `times` replicates from `seed` (two
+// 32-bit halves). Returns the full-data values (1 x C x M), the replicates
+// (B x C x M) and, with `jackknife`, the delete-one-unit values (U x C x M)
+// with the weight of each unit.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List ci_bootstrap_impl(
+    const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss,
+    const Rcpp::NumericVector& case_weights,
+    const Rcpp::CharacterVector& metrics, const std::string& estimator,
+    const std::string& method, const std::string& optimum, double coverage,
+    double risk, double n_bins, const Rcpp::IntegerVector& strata,
+    int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters,
+    const Rcpp::IntegerMatrix& indices, double times,
+    const Rcpp::NumericVector& seed, int threads, bool jackknife) {
+  const std::size_t n = static_cast<std::size_t>(score.nrow());
+  const std::size_t C = static_cast<std::size_t>(score.ncol());
+  const std::vector<MetricSpec> specs = metric_specs(
+      metrics, estimator, method, optimum, coverage, risk, n_bins);
+  const std::size_t M = specs.size();
+  RInterrupt check;
+
+  Canonical d;
+  canonical_order(score, loss, case_weights, strata, cluster, d);
+  const bool need_loss = needs_loss_order(specs);
+  const bool need_bins = needs_bins(specs);
+  std::vector<RankingColumn> cols(C);
+  for (std::size_t c = 0; c < C; ++c) {
+    prepare_column(d.score.data() + c * n, d.loss.data(), n, cols[c], check);
+    if (need_loss) prepare_loss_order(d.loss.data(), n, cols[c], check);
+    if (need_bins)
+      prepare_bins(d.score.data() + c * n, static_cast<std::size_t>(n_bins),
+                   cols[c]);
+  }
+  ResamplePlan plan;
+  make_plan(n, ptr_or_null(d.weight), ptr_or_null(d.stratum),
+            static_cast<std::size_t>(n_strata), ptr_or_null(d.cluster),
+            static_cast<std::size_t>(n_clusters), plan);
+
+  Rcpp::NumericVector estimate = array3(1, C, M);
+  replicate_metrics(cols, n, 1, specs, 1, JackknifeFill{plan, true},
+                    estimate.begin(), check);
+
+  const bool given = indices.nrow() > 0;
+  const std::size_t B = given ? static_cast<std::size_t>(indices.nrow())
+                              : static_cast<std::size_t>(times);
+  Rcpp::NumericVector reps = array3(B, C, M);
+  if (given) {
+    const IndexFill fill{indices.begin(), B,
+                         static_cast<std::size_t>(indices.ncol()), d.position};
+    replicate_metrics(cols, n, B, specs, threads, fill, reps.begin(), check);
+  } else {
+    const PlanFill fill{plan, seed_arg(seed)};
+    replicate_metrics(cols, n, B, specs, threads, fill, reps.begin(), check);
+  }
+
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("estimate") = estimate,
+                                      Rcpp::Named("replicates") = reps);
+  if (jackknife) {
+    const std::size_t U = plan.n_units;
+    Rcpp::NumericVector jack = array3(U, C, M);
+    replicate_metrics(cols, n, U, specs, threads, JackknifeFill{plan, false},
+                      jack.begin(), check);
+    std::vector<double> uw;
+    jackknife_unit_weights(plan, uw);
+    out["jackknife"] = jack;
+    out["unit_weight"] = Rcpp::NumericVector(uw.begin(), uw.end());
+  }
+  return out;
+}
+
+// The counts of replicates 1..times (times x n, input row order) that
+// ci_bootstrap_impl() draws from the same arguments and seed.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix ci_bootstrap_counts_impl(
+    const Rcpp::NumericVector& score, const Rcpp::NumericVector& case_weights,
+    const Rcpp::IntegerVector& strata, int n_strata,
+    const Rcpp::IntegerVector& cluster, int n_clusters, double times,
+    const Rcpp::NumericVector& seed) {
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  Rcpp::NumericMatrix s(static_cast<int>(n), 1);
+  std::copy(score.begin(), score.end(), s.begin());
+  Canonical d;
+  canonical_order(s, Rcpp::NumericVector(0), case_weights, strata, cluster, d);
+  ResamplePlan plan;
+  make_plan(n, ptr_or_null(d.weight), ptr_or_null(d.stratum),
+            static_cast<std::size_t>(n_strata), ptr_or_null(d.cluster),
+            static_cast<std::size_t>(n_clusters), plan);
+  const std::size_t B = static_cast<std::size_t>(times);
+  const std::uint64_t sd = seed_arg(seed);
+  Rcpp::NumericMatrix out(static_cast<int>(B), static_cast<int>(n));
+  std::vector<double> counts(n);
+  for (std::size_t b = 0; b < B; ++b) {
+    Rcpp::checkUserInterrupt();
+    replicate_counts(plan, sd, b, counts.data());
+    for (std::size_t k = 0; k < n; ++k) out(b, d.order[k]) = counts[k];
+  }
+  return out;
+}
