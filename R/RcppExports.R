@@ -25,6 +25,26 @@ calibration_scan_impl <- function(confidence, correct) {
     .Call(`_aurc_calibration_scan_impl`, confidence, correct)
 }
 
+corp_impl <- function(confidence, correct, case_weights, score) {
+    .Call(`_aurc_corp_impl`, confidence, correct, case_weights, score)
+}
+
+corp_refit_impl <- function(x, weight, ones) {
+    .Call(`_aurc_corp_refit_impl`, x, weight, ones)
+}
+
+corp_groups_impl <- function(gx, group, correct, weight, score) {
+    .Call(`_aurc_corp_groups_impl`, gx, group, correct, weight, score)
+}
+
+smooth_ece_impl <- function(confidence, correct, case_weights, sigma, method, eps, steps) {
+    .Call(`_aurc_smooth_ece_impl`, confidence, correct, case_weights, sigma, method, eps, steps)
+}
+
+smooth_curve_impl <- function(confidence, correct, case_weights, sigma, method, t) {
+    .Call(`_aurc_smooth_curve_impl`, confidence, correct, case_weights, sigma, method, t)
+}
+
 weight_bias_impl <- function(beta, n, estimator) {
     .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
 }

@@ -87,6 +87,76 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// corp_impl
+Rcpp::List corp_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& score);
+RcppExport SEXP _aurc_corp_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP scoreSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_impl(confidence, correct, case_weights, score));
+    return rcpp_result_gen;
+END_RCPP
+}
+// corp_refit_impl
+Rcpp::NumericVector corp_refit_impl(const Rcpp::NumericVector& x, const Rcpp::NumericVector& weight, const Rcpp::NumericVector& ones);
+RcppExport SEXP _aurc_corp_refit_impl(SEXP xSEXP, SEXP weightSEXP, SEXP onesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ones(onesSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_refit_impl(x, weight, ones));
+    return rcpp_result_gen;
+END_RCPP
+}
+// corp_groups_impl
+Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx, const Rcpp::IntegerVector& group, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& weight, const std::string& score);
+RcppExport SEXP _aurc_corp_groups_impl(SEXP gxSEXP, SEXP groupSEXP, SEXP correctSEXP, SEXP weightSEXP, SEXP scoreSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type gx(gxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_groups_impl(gx, group, correct, weight, score));
+    return rcpp_result_gen;
+END_RCPP
+}
+// smooth_ece_impl
+Rcpp::NumericVector smooth_ece_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, double sigma, const std::string& method, double eps, int steps);
+RcppExport SEXP _aurc_smooth_ece_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP epsSEXP, SEXP stepsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< int >::type steps(stepsSEXP);
+    rcpp_result_gen = Rcpp::wrap(smooth_ece_impl(confidence, correct, case_weights, sigma, method, eps, steps));
+    return rcpp_result_gen;
+END_RCPP
+}
+// smooth_curve_impl
+Rcpp::List smooth_curve_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, double sigma, const std::string& method, const Rcpp::NumericVector& t);
+RcppExport SEXP _aurc_smooth_curve_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP tSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type t(tSEXP);
+    rcpp_result_gen = Rcpp::wrap(smooth_curve_impl(confidence, correct, case_weights, sigma, method, t));
+    return rcpp_result_gen;
+END_RCPP
+}
 // weight_bias_impl
 Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
 RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
@@ -293,6 +363,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
+    {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 4},
+    {"_aurc_corp_refit_impl", (DL_FUNC) &_aurc_corp_refit_impl, 3},
+    {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
+    {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
+    {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},

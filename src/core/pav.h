@@ -1,0 +1,144 @@
+// CORP reliability (Dimitriadis, Gneiting & Jordan 2021): isotonic
+// regression of the outcome on the confidence by pool-adjacent-violators,
+// tied confidences pooled, and the score decomposition
+// mean score = MCB - DSC + UNC.
+//
+// Input: tie groups in ascending confidence, each with its weight and its
+// weighted sum of outcomes (one pass over the sorted data). PAV is then a
+// single stack pass over the groups: a new group is merged with the block
+// before it while that block's mean is >= its own (so every block mean is
+// strictly greater than the one before; adjacent blocks never have equal
+// means). Linear in the number of groups.
+#ifndef AURC_CORE_PAV_H
+#define AURC_CORE_PAV_H
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace aurc {
+
+// Tie groups of sorted confidences x (ascending) with outcomes y and weights
+// w (empty: 1).
+struct TieGroups {
+  std::vector<double> x, weight, sum_y;
+  std::vector<std::size_t> count;  // samples (rows) per group
+};
+
+inline void tie_groups(const std::vector<double>& x,
+                       const std::vector<double>& y,
+                       const std::vector<double>& w, TieGroups& g) {
+  g = TieGroups();
+  const std::size_t n = x.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const double wk = w.empty() ? 1.0 : w[k];
+    if (k == 0 || x[k] != x[k - 1]) {
+      g.x.push_back(x[k]);
+      g.weight.push_back(0.0);
+      g.sum_y.push_back(0.0);
+      g.count.push_back(0);
+    }
+    g.weight.back() += wk;
+    g.sum_y.back() += wk * y[k];
+    g.count.back() += 1;
+  }
+}
+
+// PAV over groups with weights `weight` and outcome sums `sum_y` (groups of
+// weight 0 are skipped and get the value of the block they fall in, or NaN
+// when no block covers them). Returns the block of every group (block ids
+// ascending) and every block's first/last group, weight and mean.
+struct PavFit {
+  std::vector<std::size_t> block_of;  // per group
+  std::vector<std::size_t> first, last;
+  std::vector<double> weight, mean;
+};
+
+inline void pav(const std::vector<double>& weight,
+                const std::vector<double>& sum_y, PavFit& fit) {
+  const std::size_t m = weight.size();
+  fit = PavFit();
+  std::vector<double> sum;
+  for (std::size_t k = 0; k < m; ++k) {
+    if (!(weight[k] > 0)) continue;
+    fit.first.push_back(k);
+    fit.last.push_back(k);
+    fit.weight.push_back(weight[k]);
+    sum.push_back(sum_y[k]);
+    fit.mean.push_back(sum_y[k] / weight[k]);
+    while (fit.mean.size() >= 2) {
+      const std::size_t b = fit.mean.size() - 1;
+      if (fit.mean[b - 1] < fit.mean[b]) break;
+      fit.weight[b - 1] += fit.weight[b];
+      sum[b - 1] += sum[b];
+      fit.last[b - 1] = fit.last[b];
+      fit.mean[b - 1] = sum[b - 1] / fit.weight[b - 1];
+      fit.weight.pop_back();
+      sum.pop_back();
+      fit.last.pop_back();
+      fit.first.pop_back();
+      fit.mean.pop_back();
+    }
+  }
+  fit.block_of.assign(m, 0);
+  for (std::size_t b = 0; b < fit.first.size(); ++b)
+    for (std::size_t k = fit.first[b]; k <= fit.last[b]; ++k)
+      fit.block_of[k] = b;
+}
+
+// Score S(p, y) of a probability p for a 0/1 outcome y.
+enum class CorpScore { brier, log };
+
+inline double corp_score(double p, double y, CorpScore s) {
+  if (s == CorpScore::brier) return (p - y) * (p - y);
+  const double q = y > 0.5 ? p : 1.0 - p;
+  return -std::log(q);
+}
+
+// Expected score of a probability c for outcomes with mean c (the entropy
+// term): c (1 - c) for Brier, -c log c - (1 - c) log(1 - c) for log.
+inline double corp_entropy(double c, CorpScore s) {
+  if (s == CorpScore::brier) return c * (1.0 - c);
+  double h = 0.0;
+  if (c > 0.0) h -= c * std::log(c);
+  if (c < 1.0) h -= (1.0 - c) * std::log(1.0 - c);
+  return h;
+}
+
+struct CorpDecomposition {
+  double mean_score = 0, mcb = 0, dsc = 0, unc = 0;
+};
+
+// Decomposition from the tie groups (confidence x_g, weight W_g, weighted
+// outcome sum S_g) and their PAV fit. With S(p, y) the score:
+// mean score = (1/W) sum_g [S_g S(x_g, 1) + (W_g - S_g) S(x_g, 0)];
+// UNC = S-entropy of the overall outcome mean; Sc = (1/W) sum_b W_b
+// entropy(c_b) (the mean score of the PAV fit: a block's outcome mean is its
+// fitted value c_b); MCB = mean score - Sc; DSC = UNC - Sc.
+inline CorpDecomposition corp_decompose(const std::vector<double>& x,
+                                        const std::vector<double>& weight,
+                                        const std::vector<double>& sum_y,
+                                        const PavFit& fit, CorpScore s) {
+  CorpDecomposition out;
+  double total = 0.0, ones = 0.0, score = 0.0;
+  for (std::size_t g = 0; g < x.size(); ++g) {
+    total += weight[g];
+    ones += sum_y[g];
+    const double zeros = weight[g] - sum_y[g];
+    if (sum_y[g] > 0) score += sum_y[g] * corp_score(x[g], 1.0, s);
+    if (zeros > 0) score += zeros * corp_score(x[g], 0.0, s);
+  }
+  double sc = 0.0;
+  for (std::size_t b = 0; b < fit.mean.size(); ++b)
+    sc += fit.weight[b] * corp_entropy(fit.mean[b], s);
+  out.mean_score = score / total;
+  sc /= total;
+  out.unc = corp_entropy(ones / total, s);
+  out.mcb = out.mean_score - sc;
+  out.dsc = out.unc - sc;
+  return out;
+}
+
+}  // namespace aurc
+
+#endif
