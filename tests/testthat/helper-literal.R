@@ -538,3 +538,36 @@ literal_isotonic <- function(x, y, w = rep(1, length(x))) {
   }
   unname(best[match(x, ux)])
 }
+
+# Kumar et al.'s get_calibration_error(p, y) for binary 0/1 outcomes
+# (p = 2, debias = TRUE), written from their description: discrete data
+# (fewer than n / 4 distinct values) get one bin per value, otherwise 15
+# parts of ceiling(n / 15) sorted samples with edges at the midpoints;
+# a sample goes to the first bin whose upper edge is >= it.
+literal_kumar_ce <- function(p, y, n_bins = 15) {
+  n <- length(p)
+  s <- sort(p)
+  u <- sort(unique(p))
+  if (length(u) < n / 4) {
+    edges <- c(if (length(u) > 1) (u[-length(u)] + u[-1]) / 2, 1)
+  } else {
+    size <- ceiling(n / n_bins)
+    starts <- seq(1, n, by = size)
+    edges <- numeric()
+    for (j in seq_along(starts)[-1]) {
+      edges <- c(edges, (s[starts[j] - 1] + s[starts[j]]) / 2)
+    }
+    edges <- sort(unique(c(edges, 1)))
+  }
+  bin <- vapply(p, function(v) which(edges >= v)[1], integer(1))
+  total <- 0
+  for (b in seq_along(edges)) {
+    inb <- bin == b
+    nb <- sum(inb)
+    if (nb < 2) next
+    acc <- mean(y[inb])
+    total <- total + nb / n *
+      ((mean(p[inb]) - acc)^2 - acc * (1 - acc) / (nb - 1))
+  }
+  sqrt(max(total, 0))
+}
