@@ -25,16 +25,16 @@ calibration_scan_impl <- function(confidence, correct) {
     .Call(`_aurc_calibration_scan_impl`, confidence, correct)
 }
 
-corp_impl <- function(confidence, correct, case_weights, score) {
-    .Call(`_aurc_corp_impl`, confidence, correct, case_weights, score)
+corp_impl <- function(confidence, correct, case_weights, score, details) {
+    .Call(`_aurc_corp_impl`, confidence, correct, case_weights, score, details)
 }
 
 corp_refit_impl <- function(x, weight, ones) {
     .Call(`_aurc_corp_refit_impl`, x, weight, ones)
 }
 
-corp_groups_impl <- function(gx, group, correct, weight, score) {
-    .Call(`_aurc_corp_groups_impl`, gx, group, correct, weight, score)
+corp_groups_impl <- function(gx, group, correct, weight, score, details) {
+    .Call(`_aurc_corp_groups_impl`, gx, group, correct, weight, score, details)
 }
 
 smooth_ece_impl <- function(confidence, correct, case_weights, sigma, method, eps, steps) {

@@ -110,7 +110,7 @@ corp_reliability <- function(confidence, correct, ...,
     )
   }
   fit <- corp_impl(input$confidence, input$correct, input$case_weights,
-    score
+    score, TRUE
   )
   cep <- fit$block_mean[fit$block]
   points <- tibble::tibble(
@@ -324,7 +324,7 @@ corp_decompose_input <- function(confidence, correct, case_weights, na_rm,
     return(NULL)
   }
   corp_impl(input$confidence, input$correct, input$case_weights,
-    score
+    score, FALSE
   )$decomposition
 }
 
@@ -333,7 +333,7 @@ corp_decompose_input <- function(confidence, correct, case_weights, na_rm,
 # over the rows (`corp_counts()`): linear, no new sort.
 corp_prepare <- function(input) {
   fit <- corp_impl(input$confidence, input$correct, input$case_weights,
-    "brier"
+    "brier", TRUE
   )
   list(
     x = fit$x, group = match(input$confidence, fit$x),

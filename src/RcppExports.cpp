@@ -88,15 +88,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // corp_impl
-Rcpp::List corp_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& score);
-RcppExport SEXP _aurc_corp_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP scoreSEXP) {
+Rcpp::List corp_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& score, bool details);
+RcppExport SEXP _aurc_corp_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP scoreSEXP, SEXP detailsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
     Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
-    rcpp_result_gen = Rcpp::wrap(corp_impl(confidence, correct, case_weights, score));
+    Rcpp::traits::input_parameter< bool >::type details(detailsSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_impl(confidence, correct, case_weights, score, details));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -113,8 +114,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // corp_groups_impl
-Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx, const Rcpp::IntegerVector& group, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& weight, const std::string& score);
-RcppExport SEXP _aurc_corp_groups_impl(SEXP gxSEXP, SEXP groupSEXP, SEXP correctSEXP, SEXP weightSEXP, SEXP scoreSEXP) {
+Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx, const Rcpp::IntegerVector& group, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& weight, const std::string& score, bool details);
+RcppExport SEXP _aurc_corp_groups_impl(SEXP gxSEXP, SEXP groupSEXP, SEXP correctSEXP, SEXP weightSEXP, SEXP scoreSEXP, SEXP detailsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type gx(gxSEXP);
@@ -122,7 +123,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
     Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
-    rcpp_result_gen = Rcpp::wrap(corp_groups_impl(gx, group, correct, weight, score));
+    Rcpp::traits::input_parameter< bool >::type details(detailsSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_groups_impl(gx, group, correct, weight, score, details));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -363,9 +365,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
-    {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 4},
+    {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 5},
     {"_aurc_corp_refit_impl", (DL_FUNC) &_aurc_corp_refit_impl, 3},
-    {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
+    {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 6},
     {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
     {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},

@@ -23,7 +23,7 @@ CorpScore corp_score_arg(const std::string& score) {
 Rcpp::List corp_impl(const Rcpp::NumericVector& confidence,
                      const Rcpp::NumericVector& correct,
                      const Rcpp::NumericVector& case_weights,
-                     const std::string& score) {
+                     const std::string& score, bool details) {
   const std::size_t n = static_cast<std::size_t>(confidence.size());
   RInterrupt check;
   CalibSorted d;
@@ -35,6 +35,12 @@ Rcpp::List corp_impl(const Rcpp::NumericVector& confidence,
   pav(g.weight, g.sum_y, fit);
   const CorpDecomposition dec =
       corp_decompose(g.x, g.weight, g.sum_y, fit, corp_score_arg(score));
+  const Rcpp::NumericVector decomposition = Rcpp::NumericVector::create(
+      Rcpp::Named("mean_score") = dec.mean_score,
+      Rcpp::Named("mcb") = dec.mcb, Rcpp::Named("dsc") = dec.dsc,
+      Rcpp::Named("unc") = dec.unc);
+  if (!details)
+    return Rcpp::List::create(Rcpp::Named("decomposition") = decomposition);
   std::vector<double> count(g.count.begin(), g.count.end());
   std::vector<double> block(fit.block_of.size());
   for (std::size_t k = 0; k < block.size(); ++k)
@@ -51,10 +57,7 @@ Rcpp::List corp_impl(const Rcpp::NumericVector& confidence,
       Rcpp::Named("block_last") = last,
       Rcpp::Named("block_weight") = fit.weight,
       Rcpp::Named("block_mean") = fit.mean,
-      Rcpp::Named("decomposition") = Rcpp::NumericVector::create(
-          Rcpp::Named("mean_score") = dec.mean_score,
-          Rcpp::Named("mcb") = dec.mcb, Rcpp::Named("dsc") = dec.dsc,
-          Rcpp::Named("unc") = dec.unc));
+      Rcpp::Named("decomposition") = decomposition);
 }
 
 // One resampled replicate over the tie groups at x (ascending): `weight`
@@ -95,7 +98,7 @@ Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx,
                                      const Rcpp::IntegerVector& group,
                                      const Rcpp::NumericVector& correct,
                                      const Rcpp::NumericVector& weight,
-                                     const std::string& score) {
+                                     const std::string& score, bool details) {
   const std::size_t m = static_cast<std::size_t>(gx.size());
   std::vector<double> x(gx.begin(), gx.end());
   std::vector<double> wt(m, 0.0), sy(m, 0.0);

@@ -73,7 +73,7 @@ Rcpp::List smooth_curve_impl(const Rcpp::NumericVector& confidence,
     const std::size_t g = fine_eval_intervals(sigma) + 1;
     at.resize(g);
     for (std::size_t k = 0; k < g; ++k) at[k] = double(k) / double(g - 1);
-    fine_smooth(d, sigma, g, res_t, wt_t, check);
+    fine_smooth(d, sigma, g, res_t, wt_t, true, check);
   }
   return Rcpp::List::create(Rcpp::Named("t") = at,
                             Rcpp::Named("residual") = res_t,

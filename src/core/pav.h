@@ -29,6 +29,12 @@ inline void tie_groups(const std::vector<double>& x,
                        const std::vector<double>& y,
                        const std::vector<double>& w, TieGroups& g) {
   g = TieGroups();
+  // reserve: no reallocation when every confidence is distinct (untouched
+  // capacity costs no memory traffic)
+  g.x.reserve(x.size());
+  g.weight.reserve(x.size());
+  g.sum_y.reserve(x.size());
+  g.count.reserve(x.size());
   const std::size_t n = x.size();
   for (std::size_t k = 0; k < n; ++k) {
     const double wk = w.empty() ? 1.0 : w[k];
@@ -59,6 +65,11 @@ inline void pav(const std::vector<double>& weight,
   const std::size_t m = weight.size();
   fit = PavFit();
   std::vector<double> sum;
+  sum.reserve(m);
+  fit.first.reserve(m);
+  fit.last.reserve(m);
+  fit.weight.reserve(m);
+  fit.mean.reserve(m);
   for (std::size_t k = 0; k < m; ++k) {
     if (!(weight[k] > 0)) continue;
     fit.first.push_back(k);

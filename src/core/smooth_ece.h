@@ -170,6 +170,7 @@ inline std::size_t fine_eval_intervals(double sigma) {
 template <class Check>
 inline void fine_smooth(const SmoothData& d, double sigma, std::size_t g,
                         std::vector<double>& res_t, std::vector<double>& wt_t,
+                        bool need_weight,
                         Check& check) {
   const std::size_t m = (g - 1) * kFineStride + 1;
   std::vector<double> res, wt;
@@ -185,19 +186,32 @@ inline void fine_smooth(const SmoothData& d, double sigma, std::size_t g,
     const double u = double(j) * delta / sigma;
     ker[static_cast<std::size_t>(j)] = std::exp(-0.5 * u * u) / norm;
   }
+  // the grid extended by `reach` nodes on each side with its reflections
+  // (folded back into [0, 1] with period 2), so the window sum below is a
+  // contiguous dot product
+  const long period = 2 * last;
+  const std::size_t ext_n = static_cast<std::size_t>(last + 1 + 2 * reach);
+  std::vector<double> ext_res(ext_n), ext_wt(ext_n);
+  for (long j = -reach; j <= last + reach; ++j) {
+    long q = j % period;
+    if (q < 0) q += period;
+    if (q > last) q = period - q;
+    const std::size_t at = static_cast<std::size_t>(j + reach);
+    ext_res[at] = res[static_cast<std::size_t>(q)];
+    ext_wt[at] = wt[static_cast<std::size_t>(q)];
+  }
   res_t.assign(g, 0.0);
   wt_t.assign(g, 0.0);
-  const long period = 2 * last;
   for (std::size_t k = 0; k < g; ++k) {
-    const long c = static_cast<long>(k * kFineStride);
-    double sr = 0.0, sw = 0.0;
-    for (long j = c - reach; j <= c + reach; ++j) {
-      long q = j % period;
-      if (q < 0) q += period;
-      if (q > last) q = period - q;
-      const double kv = ker[static_cast<std::size_t>(j > c ? j - c : c - j)];
-      sr += res[static_cast<std::size_t>(q)] * kv;
-      sw += wt[static_cast<std::size_t>(q)] * kv;
+    // node c of the grid is ext[c + reach]
+    const std::size_t c = k * kFineStride + static_cast<std::size_t>(reach);
+    double sr = ext_res[c] * ker[0], sw = ext_wt[c] * ker[0];
+    for (std::size_t j = 1; j <= static_cast<std::size_t>(reach); ++j) {
+      sr += (ext_res[c - j] + ext_res[c + j]) * ker[j];
+    }
+    if (need_weight) {
+      for (std::size_t j = 1; j <= static_cast<std::size_t>(reach); ++j)
+        sw += (ext_wt[c - j] + ext_wt[c + j]) * ker[j];
     }
     res_t[k] = sr;
     wt_t[k] = sw;
@@ -224,7 +238,7 @@ inline double smooth_ece_sigma(const SmoothData& d, double total,
     return num / den;
   }
   const std::size_t g = fine_eval_intervals(sigma) + 1;
-  fine_smooth(d, sigma, g, res_t, wt_t, check);
+  fine_smooth(d, sigma, g, res_t, wt_t, false, check);
   double s = 0.0;
   for (std::size_t k = 0; k < g; ++k) {
     const double a = std::fabs(res_t[k]);
