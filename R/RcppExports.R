@@ -33,8 +33,8 @@ corp_refit_impl <- function(x, weight, ones) {
     .Call(`_aurc_corp_refit_impl`, x, weight, ones)
 }
 
-corp_groups_impl <- function(gx, group, correct, weight, score, details) {
-    .Call(`_aurc_corp_groups_impl`, gx, group, correct, weight, score, details)
+corp_groups_impl <- function(gx, group, correct, weight, score) {
+    .Call(`_aurc_corp_groups_impl`, gx, group, correct, weight, score)
 }
 
 smooth_ece_impl <- function(confidence, correct, case_weights, sigma, method, eps, steps) {

@@ -114,8 +114,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // corp_groups_impl
-Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx, const Rcpp::IntegerVector& group, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& weight, const std::string& score, bool details);
-RcppExport SEXP _aurc_corp_groups_impl(SEXP gxSEXP, SEXP groupSEXP, SEXP correctSEXP, SEXP weightSEXP, SEXP scoreSEXP, SEXP detailsSEXP) {
+Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx, const Rcpp::IntegerVector& group, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& weight, const std::string& score);
+RcppExport SEXP _aurc_corp_groups_impl(SEXP gxSEXP, SEXP groupSEXP, SEXP correctSEXP, SEXP weightSEXP, SEXP scoreSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type gx(gxSEXP);
@@ -123,8 +123,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
     Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
-    Rcpp::traits::input_parameter< bool >::type details(detailsSEXP);
-    rcpp_result_gen = Rcpp::wrap(corp_groups_impl(gx, group, correct, weight, score, details));
+    rcpp_result_gen = Rcpp::wrap(corp_groups_impl(gx, group, correct, weight, score));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -367,7 +366,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
     {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 5},
     {"_aurc_corp_refit_impl", (DL_FUNC) &_aurc_corp_refit_impl, 3},
-    {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 6},
+    {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
     {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
     {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},

@@ -98,7 +98,7 @@ Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx,
                                      const Rcpp::IntegerVector& group,
                                      const Rcpp::NumericVector& correct,
                                      const Rcpp::NumericVector& weight,
-                                     const std::string& score, bool details) {
+                                     const std::string& score) {
   const std::size_t m = static_cast<std::size_t>(gx.size());
   std::vector<double> x(gx.begin(), gx.end());
   std::vector<double> wt(m, 0.0), sy(m, 0.0);
