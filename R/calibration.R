@@ -478,7 +478,10 @@ print.aurc_calibration_bins <- function(x, ...) {
 #' ece_vec(confidence, correct) # AECE
 #' mce_vec(confidence, correct) # AMCE
 #' ece_vec(confidence, correct, binning = "equal_width", n_bins = 15)
-#' ece_vec(confidence, correct, binning = "kumar2019", n_bins = 15, debias = TRUE)
+#' ece_vec(confidence, correct,
+#'   binning = "kumar2019", n_bins = 15,
+#'   debias = TRUE
+#' )
 #'
 #' df <- data.frame(confidence, correct, model = rep(c("a", "b"), 250))
 #' ece(df, confidence, correct)

@@ -22,7 +22,7 @@ test_that("hand-computed debiased l2 calibration error", {
   )
 })
 
-test_that("kumar2019 bins and debiasing equal a transcription of their library", {
+test_that("kumar2019 bins and debiasing equal their library, transcribed", {
   for (seed in 1:6) {
     withr::local_seed(seed)
     n <- sample(c(40, 97, 300), 1)

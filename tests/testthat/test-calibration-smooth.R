@@ -24,7 +24,7 @@ test_that("hand-computed: residuals of one sign give their mean at any sigma", {
   expect_equal(as.numeric(res), 0.7, tolerance = 1e-12)
 })
 
-test_that("hand-computed: cancelling residuals give 0 and the floor bandwidth", {
+test_that("hand-computed: cancelling residuals, floor bandwidth", {
   # residuals +0.5 and -0.5 at the same confidence: g = 0 everywhere. The
   # bisection moves down while sigma >= 0.001; 2^-10 < 0.001 is the first
   # midpoint below the floor, so the upper end stays at 2^-9.
@@ -56,7 +56,7 @@ test_that("relplot method equals the literal transcription of relplot", {
   )
 })
 
-test_that("fine method is within its documented bound of the exact kernel sums", {
+test_that("fine method is within its bound of the exact kernel sums", {
   d <- smooth_data(120, 3)
   dt <- smooth_data(120, 4, grid = 25)
   for (s in c(0.02, 0.08, 0.4)) {
@@ -142,7 +142,10 @@ test_that("bad input: classed errors naming the argument", {
   expect_snapshot(error = TRUE, smooth_ece_vec(c(0.5, 1.2), c(1, 0)))
   expect_snapshot(error = TRUE, smooth_ece_vec(c(0.5, 0.2), c(1, 2)))
   expect_snapshot(error = TRUE, smooth_ece_vec(c(0.5, 0.2), c(1, 0), sigma = 0))
-  expect_snapshot(error = TRUE, smooth_ece_vec(c(0.5, 0.2), c(1, 0), method = "x"))
+  expect_snapshot(
+    error = TRUE,
+    smooth_ece_vec(c(0.5, 0.2), c(1, 0), method = "x")
+  )
   expect_error(smooth_ece_vec(c(0.5, 0.2), c(1, 0), sigma = -1),
     class = "aurc_error_value"
   )
@@ -169,7 +172,8 @@ test_that("smooth reliability diagram: curve, band and plot", {
   sigma <- attr(sm, "sigma")
   k <- 101
   t <- sm$confidence[k]
-  kern <- stats::dnorm(t - d$f, sd = sigma) + stats::dnorm(t + d$f, sd = sigma) +
+  kern <- stats::dnorm(t - d$f, sd = sigma) +
+    stats::dnorm(t + d$f, sd = sigma) +
     stats::dnorm(2 - d$f - t, sd = sigma)
   mu <- t + sum(kern * (d$y - d$f)) / sum(kern)
   expect_equal(sm$accuracy[k], mu, tolerance = 1e-2)
