@@ -101,3 +101,33 @@ test_that("classwise ECE is the mean of one-vs-rest ECEs", {
   bad[2, ] <- c(0.5, 0.6, 0.1)
   expect_snapshot(error = TRUE, classwise_ece_vec(bad, labels[-5]))
 })
+
+test_that("bootstrap hooks: counts over rows = repeated rows", {
+  withr::local_seed(9)
+  x <- round(stats::runif(150), 2)
+  y <- stats::rbinom(150, 1, x^2)
+  counts <- stats::rpois(150, 1)
+  rx <- rep(x, counts)
+  ry <- rep(y, counts)
+  stat <- function(m, ...) calibration_counts_statistic(m, x, y, ...)(counts)
+  expect_equal(stat("smooth_ece"), as.numeric(smooth_ece_vec(rx, ry)),
+    tolerance = 1e-12
+  )
+  expect_equal(stat("corp_mcb"), corp_mcb_vec(rx, ry), tolerance = 1e-12)
+  expect_equal(stat("corp_dsc", score = "log"),
+    corp_decomposition(data.frame(rx, ry), rx, ry, score = "log")$dsc,
+    tolerance = 1e-12
+  )
+  expect_equal(stat("ece"), ece_vec(rx, ry), tolerance = 1e-12)
+  kumar <- calibration_settings(
+    "kumar2019", FALSE, 15, 0.9, 40, 0.05, NULL, rlang::current_env()
+  )
+  expect_equal(stat("debiased_l2_ce", settings = kumar),
+    ece_vec(rx, ry, binning = "kumar2019", n_bins = 15, debias = TRUE),
+    tolerance = 1e-12
+  )
+  # no counts: the estimate on the data
+  expect_equal(calibration_counts_statistic("corp_mcb", x, y)(NULL),
+    corp_mcb_vec(x, y)
+  )
+})
