@@ -158,3 +158,23 @@ test_that("CORP diagram: built data", {
   expect_equal(path$y, rep(fit$bins$cep, each = 2))
   expect_snapshot(print(fit))
 })
+
+test_that("simulation: the band holds a calibrated fit about 90% of the time", {
+  skip_on_cran()
+  # calibrated data on 11 confidence values; at each value, how often does
+  # the PAV fit lie inside the 90% band? Pointwise level ~0.9 (resampling
+  # is an approximation at n = 300; the bounds allow for it and for the
+  # 300 simulated data sets: se ~ 0.017).
+  withr::local_seed(21)
+  grid <- seq(0, 1, by = 0.1)
+  inside <- replicate(300, {
+    x <- sample(grid, 300, replace = TRUE)
+    y <- stats::rbinom(300, 1, x)
+    fit <- corp_reliability(x, y, times = 100)
+    p <- fit$points
+    at <- match(grid[c(4, 6, 8)], p$confidence)
+    p$cep[at] >= p$band_lower[at] & p$cep[at] <= p$band_upper[at]
+  })
+  level <- rowMeans(inside)
+  expect_true(all(level > 0.83 & level < 0.97))
+})
