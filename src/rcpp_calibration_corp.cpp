@@ -29,6 +29,15 @@ Rcpp::List corp_impl(const Rcpp::NumericVector& confidence,
   CalibSorted d;
   calib_sort(confidence.begin(), correct.begin(),
              optional_ptr(case_weights), n, false, d, check);
+  if (!details) {
+    const CorpDecomposition dec =
+        corp_decompose_sorted(d.x, d.y, d.w, corp_score_arg(score));
+    return Rcpp::List::create(Rcpp::Named("decomposition") =
+        Rcpp::NumericVector::create(
+            Rcpp::Named("mean_score") = dec.mean_score,
+            Rcpp::Named("mcb") = dec.mcb, Rcpp::Named("dsc") = dec.dsc,
+            Rcpp::Named("unc") = dec.unc));
+  }
   TieGroups g;
   tie_groups(d.x, d.y, d.w, g);
   PavFit fit;
@@ -39,8 +48,6 @@ Rcpp::List corp_impl(const Rcpp::NumericVector& confidence,
       Rcpp::Named("mean_score") = dec.mean_score,
       Rcpp::Named("mcb") = dec.mcb, Rcpp::Named("dsc") = dec.dsc,
       Rcpp::Named("unc") = dec.unc);
-  if (!details)
-    return Rcpp::List::create(Rcpp::Named("decomposition") = decomposition);
   std::vector<double> count(g.count.begin(), g.count.end());
   std::vector<double> block(fit.block_of.size());
   for (std::size_t k = 0; k < block.size(); ++k)

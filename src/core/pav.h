@@ -63,36 +63,36 @@ struct PavFit {
 inline void pav(const std::vector<double>& weight,
                 const std::vector<double>& sum_y, PavFit& fit) {
   const std::size_t m = weight.size();
-  fit = PavFit();
-  std::vector<double> sum;
-  sum.reserve(m);
-  fit.first.reserve(m);
-  fit.last.reserve(m);
-  fit.weight.reserve(m);
-  fit.mean.reserve(m);
+  // the stack of blocks lives in arrays of size m; `top` blocks are open
+  fit.first.resize(m);
+  fit.last.resize(m);
+  fit.weight.resize(m);
+  fit.mean.resize(m);
+  std::vector<double> sum(m);
+  std::size_t top = 0;
   for (std::size_t k = 0; k < m; ++k) {
     if (!(weight[k] > 0)) continue;
-    fit.first.push_back(k);
-    fit.last.push_back(k);
-    fit.weight.push_back(weight[k]);
-    sum.push_back(sum_y[k]);
-    fit.mean.push_back(sum_y[k] / weight[k]);
-    while (fit.mean.size() >= 2) {
-      const std::size_t b = fit.mean.size() - 1;
-      if (fit.mean[b - 1] < fit.mean[b]) break;
+    std::size_t b = top++;
+    fit.first[b] = k;
+    fit.last[b] = k;
+    fit.weight[b] = weight[k];
+    sum[b] = sum_y[k];
+    fit.mean[b] = sum_y[k] / weight[k];
+    while (b > 0 && !(fit.mean[b - 1] < fit.mean[b])) {
       fit.weight[b - 1] += fit.weight[b];
       sum[b - 1] += sum[b];
       fit.last[b - 1] = fit.last[b];
       fit.mean[b - 1] = sum[b - 1] / fit.weight[b - 1];
-      fit.weight.pop_back();
-      sum.pop_back();
-      fit.last.pop_back();
-      fit.first.pop_back();
-      fit.mean.pop_back();
+      --top;
+      --b;
     }
   }
+  fit.first.resize(top);
+  fit.last.resize(top);
+  fit.weight.resize(top);
+  fit.mean.resize(top);
   fit.block_of.assign(m, 0);
-  for (std::size_t b = 0; b < fit.first.size(); ++b)
+  for (std::size_t b = 0; b < top; ++b)
     for (std::size_t k = fit.first[b]; k <= fit.last[b]; ++k)
       fit.block_of[k] = b;
 }
@@ -142,6 +142,62 @@ inline CorpDecomposition corp_decompose(const std::vector<double>& x,
   double sc = 0.0;
   for (std::size_t b = 0; b < fit.mean.size(); ++b)
     sc += fit.weight[b] * corp_entropy(fit.mean[b], s);
+  out.mean_score = score / total;
+  sc /= total;
+  out.unc = corp_entropy(ones / total, s);
+  out.mcb = out.mean_score - sc;
+  out.dsc = out.unc - sc;
+  return out;
+}
+
+// The decomposition straight from the sorted samples, without tie-group or
+// block tables: one pass forms each tie group, adds its score and pushes it
+// on the PAV stack. The same sums in the same order as tie_groups() + pav()
+// + corp_decompose(), so the result is identical; used when only the
+// decomposition is wanted.
+inline CorpDecomposition corp_decompose_sorted(const std::vector<double>& x,
+                                               const std::vector<double>& y,
+                                               const std::vector<double>& w,
+                                               CorpScore s) {
+  const std::size_t n = x.size();
+  std::vector<double> bw, bs, bm;  // block weight, outcome sum, mean
+  bw.reserve(n);
+  bs.reserve(n);
+  bm.reserve(n);
+  double total = 0.0, ones = 0.0, score = 0.0;
+  std::size_t k = 0;
+  while (k < n) {
+    const double xv = x[k];
+    double gw = 0.0, gs = 0.0;
+    for (; k < n && x[k] == xv; ++k) {
+      const double wk = w.empty() ? 1.0 : w[k];
+      gw += wk;
+      gs += wk * y[k];
+    }
+    total += gw;
+    ones += gs;
+    const double zeros = gw - gs;
+    if (gs > 0) score += gs * corp_score(xv, 1.0, s);
+    if (zeros > 0) score += zeros * corp_score(xv, 0.0, s);
+    if (!(gw > 0)) continue;
+    bw.push_back(gw);
+    bs.push_back(gs);
+    bm.push_back(gs / gw);
+    std::size_t b = bm.size() - 1;
+    while (b > 0 && !(bm[b - 1] < bm[b])) {
+      bw[b - 1] += bw[b];
+      bs[b - 1] += bs[b];
+      bm[b - 1] = bs[b - 1] / bw[b - 1];
+      bw.pop_back();
+      bs.pop_back();
+      bm.pop_back();
+      --b;
+    }
+  }
+  CorpDecomposition out;
+  double sc = 0.0;
+  for (std::size_t b = 0; b < bm.size(); ++b)
+    sc += bw[b] * corp_entropy(bm[b], s);
   out.mean_score = score / total;
   sc /= total;
   out.unc = corp_entropy(ones / total, s);

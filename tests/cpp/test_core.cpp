@@ -1139,6 +1139,26 @@ void test_pav() {
   std::vector<double> wt2 = {1, 1, 1}, sy2 = {0, 0, 1};
   pav(wt2, sy2, fit);
   CHECK(fit.mean.size() == 2);
+  // the one-pass decomposition equals groups + PAV + decomposition, ties
+  // and weights included
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> grid(0, 30);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> xs(500), ys(500), ws(500);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    xs[i] = grid(gen) / 30.0;
+    ys[i] = u(gen) < xs[i] * xs[i] ? 1.0 : 0.0;
+    ws[i] = double(i % 4);
+  }
+  std::sort(xs.begin(), xs.end());
+  for (CorpScore sc : {CorpScore::brier, CorpScore::log}) {
+    tie_groups(xs, ys, ws, g);
+    pav(g.weight, g.sum_y, fit);
+    const CorpDecomposition a = corp_decompose(g.x, g.weight, g.sum_y, fit, sc);
+    const CorpDecomposition b = corp_decompose_sorted(xs, ys, ws, sc);
+    CHECK(a.mcb == b.mcb && a.dsc == b.dsc && a.unc == b.unc &&
+          a.mean_score == b.mean_score);
+  }
 }
 int main() {
   test_sortable_key();
