@@ -232,7 +232,9 @@ print.aurc_corp <- function(x, ...) {
 #' corp_mcb_vec(confidence, correct)
 #' corp_mcb_vec(confidence, correct, score = "log")
 #' df <- data.frame(confidence, correct, model = rep(c("a", "b"), 250))
-#' corp_decomposition(dplyr::group_by(df, model), confidence, correct)
+#' if (requireNamespace("dplyr", quietly = TRUE)) {
+#'   corp_decomposition(dplyr::group_by(df, model), confidence, correct)
+#' }
 #' @export
 corp_mcb_vec <- function(confidence, correct, ...,
                          score = c("brier", "log"), na_rm = FALSE,

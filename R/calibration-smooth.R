@@ -82,7 +82,9 @@
 #' smooth_ece_vec(confidence, correct, sigma = 0.05)
 #'
 #' df <- data.frame(confidence, correct, model = rep(c("a", "b"), 1000))
-#' smooth_ece(dplyr::group_by(df, model), confidence, correct)
+#' if (requireNamespace("dplyr", quietly = TRUE)) {
+#'   smooth_ece(dplyr::group_by(df, model), confidence, correct)
+#' }
 #' @export
 smooth_ece_vec <- function(confidence, correct, ..., sigma = NULL,
                            method = c("fine", "relplot"), na_rm = FALSE,
