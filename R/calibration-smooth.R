@@ -132,11 +132,22 @@ smooth_options <- function(sigma, method, call) {
   method <- check_choice(method[1], c("fine", "relplot"),
     arg = "method", call = call
   )
-  if (!is.null(sigma)) {
-    sigma <- check_number(sigma, lower = 0, upper = Inf, open = TRUE,
-      call = call
+  if (!is.null(sigma) && !(is_number_in(sigma, 0, Inf, TRUE, FALSE))) {
+    shown <- if (is.numeric(sigma) && length(sigma) == 1) {
+      "{.val {sigma}}"
+    } else {
+      "{.obj_type_friendly {sigma}}"
+    }
+    abort_aurc(
+      c(
+        "{.arg sigma} must be a positive finite number, or {.code NULL}.",
+        x = paste0("It is ", shown, "."),
+        i = "{.code NULL} finds the bandwidth as the fixed point."
+      ),
+      class = "aurc_error_value", call = call
     )
   }
+  if (!is.null(sigma)) sigma <- as.double(sigma)
   list(sigma = sigma, method = method)
 }
 

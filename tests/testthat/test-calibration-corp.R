@@ -115,6 +115,7 @@ test_that("invariants: row order, integer weights = repeated rows, counts", {
 })
 
 test_that("metric forms: vector, data frame, grouped decomposition", {
+  skip_if_not_installed("dplyr")
   d <- corp_data(200, 12)
   df <- data.frame(x = d$x, y = d$y, g = rep(c("a", "b"), 100))
   expect_equal(

@@ -114,6 +114,7 @@ test_that("invariants: row order, integer weights = repeated rows, counts", {
 })
 
 test_that("missing values, no data, and the data-frame form", {
+  skip_if_not_installed("dplyr")
   expect_identical(smooth_ece_vec(c(0.5, NA), c(1, 0)), NA_real_)
   expect_equal(
     smooth_ece_vec(c(0.5, NA, 0.7), c(1, 0, 1), na_rm = TRUE),
