@@ -9,19 +9,21 @@
 // which does not grow with n.
 //
 // Two recipes (SmoothMethod):
-//   relplot  the authors' library `relplot` (apple/ml-calibration, version
+//   relplot  the authors' library `relplot` (apple/ml-calibration, commit 18ff21a,
 //            of Nov 2025), step by step: deposit on m = floor(max(2000,
 //            round(20 / sigma)) / 2) + 1 nodes; discrete convolution with
 //            the Gaussian density evaluated at the node offsets, truncated
 //            at distance 1/2 and reflected once at each end (node 0 and
-//            node m-1 are the mirrors); linear interpolation of the
+//            node m-1 are the mirrors and are not doubled, so a sample at
+//            exactly 0 or 1 carries half its weight); linear interpolation of the
 //            smoothed residual and smoothed weight at G = max(200,
 //            round(10 / sigma)) equally spaced points t_k; then
 //            smECE = sum_k |R(t_k)| / sum_k (D(t_k) + 1e-4).
 //   fine     the definition: smECE_sigma = int_0^1 |g(t)| dt with
 //            g(t) = (1/W) sum_i w_i r_i K(t, f_i) and K the reflected
 //            Gaussian kernel with all its images (K integrates to 1 over
-//            [0, 1]); trapezoid rule on G = max(200, ceil(10 / sigma)) + 1
+//            [0, 1]; a node at 0 or 1 is its own image and counts twice);
+//            trapezoid rule on G = max(200, ceil(10 / sigma)) + 1
 //            points; the kernel sums at those points come from a deposit on
 //            a grid 40 times finer (spacing delta <= sigma / 400), so the
 //            binning error of the result is at most about
@@ -188,17 +190,21 @@ inline void fine_smooth(const SmoothData& d, double sigma, std::size_t g,
   }
   // the grid extended by `reach` nodes on each side with its reflections
   // (folded back into [0, 1] with period 2), so the window sum below is a
-  // contiguous dot product
+  // contiguous dot product. A node at 0 or 1 is its own mirror image: the
+  // kernel of a sample at f = 1 is phi(t - 1) + phi(t - (2 - 1)), twice
+  // phi(t - 1), so such nodes count twice (otherwise a sample at exactly 0
+  // or 1 would carry half its weight).
   const long period = 2 * last;
   const std::size_t ext_n = static_cast<std::size_t>(last + 1 + 2 * reach);
   std::vector<double> ext_res(ext_n), ext_wt(ext_n);
   for (long j = -reach; j <= last + reach; ++j) {
     long q = j % period;
     if (q < 0) q += period;
+    const double mult = (q == 0 || q == last) ? 2.0 : 1.0;
     if (q > last) q = period - q;
     const std::size_t at = static_cast<std::size_t>(j + reach);
-    ext_res[at] = res[static_cast<std::size_t>(q)];
-    ext_wt[at] = wt[static_cast<std::size_t>(q)];
+    ext_res[at] = mult * res[static_cast<std::size_t>(q)];
+    ext_wt[at] = mult * wt[static_cast<std::size_t>(q)];
   }
   res_t.assign(g, 0.0);
   wt_t.assign(g, 0.0);

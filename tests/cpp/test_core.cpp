@@ -1089,6 +1089,13 @@ void test_smooth_ece() {
   d2.r = r2.data();
   d2.n = 2;
   CHECK(close(smooth_ece_sigma(d2, 2.0, 0.1, SmoothMethod::fine, nc), 0.7));
+  // a sample at 1 is its own mirror image: mass kept, mean residual 0.75
+  std::vector<double> f4 = {1.0, 0.5}, r4 = {-1.0, -0.5};
+  SmoothData d4;
+  d4.f = f4.data();
+  d4.r = r4.data();
+  d4.n = 2;
+  CHECK(close(smooth_ece_sigma(d4, 2.0, 0.05, SmoothMethod::fine, nc), 0.75));
   SmoothResult res = smooth_ece_search(d2, 2.0, SmoothMethod::fine, 0.001,
                                        10, nc);
   CHECK(res.sigma == 717.0 / 1024.0);

@@ -2,7 +2,10 @@ smooth_data <- function(n, seed, grid = NULL) {
   withr::with_seed(seed, {
     f <- stats::runif(n)
     if (!is.null(grid)) f <- round(f * grid) / grid
+    # samples at 0 and 1 whose residuals are not 0
+    f[1:4] <- c(0, 0, 1, 1)
     y <- stats::rbinom(n, 1, pmin(1, pmax(0, f + 0.3 * sin(6 * f))))
+    y[1:4] <- c(1, 0, 0, 1)
     w <- stats::rpois(n, 1.5)
   })
   list(f = f, y = y, w = w)
@@ -17,6 +20,17 @@ test_that("hand-computed: residuals of one sign give their mean at any sigma", {
       tolerance = 1e-12
     )
   }
+  # at the ends of [0, 1] a sample is its own mirror image: its kernel is
+  # 2 phi(t - 1), still of mass 1, so the mean of the residuals is kept
+  expect_equal(
+    as.numeric(smooth_ece_vec(c(1, 0.5), c(0, 0), sigma = 0.05)), 0.75,
+    tolerance = 1e-12
+  )
+  expect_equal(
+    as.numeric(smooth_ece_vec(c(0, 0, 0.3), c(1, 1, 1), sigma = 0.2)),
+    (1 + 1 + 0.7) / 3,
+    tolerance = 1e-12
+  )
   # the fixed point of the constant 0.7 is 0.7; bisection returns the
   # smallest multiple of 2^-10 above it: ceiling(716.8) / 1024
   res <- smooth_ece_vec(c(0.2, 0.4), c(1, 1))
