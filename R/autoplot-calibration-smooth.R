@@ -149,8 +149,9 @@ autoplot.aurc_corp <- function(object, ...) {
     )
     subtitle <- paste0(
       subtitle, sprintf(
-        "\n%s%% consistency band (%d resamples)",
-        format(100 * object$band_level), as.integer(object$times)
+        "\n%s%% consistency band around the %s (%d resamples)",
+        format(100 * object$band_level), object$band_position,
+        as.integer(object$times)
       )
     )
   }
