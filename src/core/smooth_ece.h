@@ -9,14 +9,14 @@
 // which does not grow with n.
 //
 // Two recipes (SmoothMethod):
-//   relplot  the authors' library `relplot` (apple/ml-calibration, commit 18ff21a,
-//            of Nov 2025), step by step: deposit on m = floor(max(2000,
+//   relplot  the authors' library `relplot` (apple/ml-calibration, commit
+//            18ff21a of Nov 2025), step by step: deposit on m = floor(max(2000,
 //            round(20 / sigma)) / 2) + 1 nodes; discrete convolution with
 //            the Gaussian density evaluated at the node offsets, truncated
 //            at distance 1/2 and reflected once at each end (node 0 and
 //            node m-1 are the mirrors and are not doubled, so a sample at
-//            exactly 0 or 1 carries half its weight); linear interpolation of the
-//            smoothed residual and smoothed weight at G = max(200,
+//            exactly 0 or 1 carries half its weight); linear interpolation
+//            of the smoothed residual and smoothed weight at G = max(200,
 //            round(10 / sigma)) equally spaced points t_k; then
 //            smECE = sum_k |R(t_k)| / sum_k (D(t_k) + 1e-4).
 //   fine     the definition: smECE_sigma = int_0^1 |g(t)| dt with
@@ -84,7 +84,8 @@ inline std::size_t relplot_grid_nodes(double sigma) {
 }
 
 inline std::size_t relplot_eval_points(double sigma) {
-  return static_cast<std::size_t>(std::max(200.0, std::nearbyint(10.0 / sigma)));
+  return static_cast<std::size_t>(
+      std::max(200.0, std::nearbyint(10.0 / sigma)));
 }
 
 // relplot's convolution of `v` (m nodes, m odd) with its kernel: window of
