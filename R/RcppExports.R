@@ -29,6 +29,26 @@ calibration_grouped_impl <- function(confidence, correct, case_weights, offsets,
     .Call(`_aurc_calibration_grouped_impl`, confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range)
 }
 
+corp_impl <- function(confidence, correct, case_weights, score, details) {
+    .Call(`_aurc_corp_impl`, confidence, correct, case_weights, score, details)
+}
+
+corp_refit_impl <- function(x, weight, ones) {
+    .Call(`_aurc_corp_refit_impl`, x, weight, ones)
+}
+
+corp_groups_impl <- function(gx, group, correct, weight, score) {
+    .Call(`_aurc_corp_groups_impl`, gx, group, correct, weight, score)
+}
+
+smooth_ece_impl <- function(confidence, correct, case_weights, sigma, method, eps, steps) {
+    .Call(`_aurc_smooth_ece_impl`, confidence, correct, case_weights, sigma, method, eps, steps)
+}
+
+smooth_curve_impl <- function(confidence, correct, case_weights, sigma, method, t) {
+    .Call(`_aurc_smooth_curve_impl`, confidence, correct, case_weights, sigma, method, t)
+}
+
 ci_bootstrap_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife) {
     .Call(`_aurc_ci_bootstrap_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife)
 }

@@ -55,7 +55,8 @@ autoplot.aurc_calibration_bins <- function(object, ...) {
     ding2020 = "Adaptive bins (as the code of Ding et al.)",
     equal_width = "Equal-width bins",
     equal_mass = "Equal-mass bins",
-    custom = "Custom bins"
+    custom = "Custom bins",
+    kumar2019 = "Bins as the code of Kumar et al."
   )
   subtitle <- sprintf(
     "%d bins, ECE = %s, MCE = %s", nrow(object),

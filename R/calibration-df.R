@@ -81,6 +81,16 @@ calibration_metric_groups <- function(data, confidence, correct,
                                       case_weights, settings, na_rm, metric,
                                       call) {
   cols <- calibration_columns(data, confidence, correct, case_weights, call)
+  if (metric == "debiased_l2_ce" || settings$binning == "kumar2019") {
+    # data-driven bins or a per-bin correction: one group at a time
+    values <- vapply(cols$groups$rows, function(rows) {
+      calibration_metric(cols$confidence[rows], cols$correct[rows],
+        cols$case_weights[rows], settings, na_rm, metric, call
+      )
+    }, numeric(1))
+    values <- matrix(values, ncol = 1)
+    return(metric_tibble(cols$groups$keys, metric, settings$binning, values))
+  }
   res <- calibration_groups(cols$confidence, cols$correct, cols$case_weights,
     cols$groups$rows, settings, na_rm, call
   )
@@ -136,6 +146,15 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
     for (k in which(empty)) warn_no_data(call = call)
   }
   filled <- which(sizes > 0)
+  if (settings$binning == "kumar2019") {
+    abort_aurc(
+      c(
+        "{.code binning = \"kumar2019\"} has no grouped bin table.",
+        i = "Use {.fn calibration_bins} on each group, or another binning."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
   kernel <- if (settings$binning %in% c("equal_width", "custom")) {
     "breaks"
   } else {

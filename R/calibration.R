@@ -58,6 +58,17 @@
 #'   published code and implemented independently; the package's tests
 #'   compare them with hand-computed cases and a separate R implementation
 #'   of the same rules, not with the Python code itself.
+#' * `"kumar2019"`: the bins of `get_calibration_error()` in the library
+#'   of Kumar et al. (2019) (github.com/p-lambda/verified_calibration): when
+#'   fewer than `n / 4` distinct confidences occur, one bin per distinct
+#'   value; otherwise the sorted confidences are cut into parts of
+#'   `ceiling(n / n_bins)` samples (their default is `n_bins = 15`) and an
+#'   edge is put midway between the last value of a part and the first of
+#'   the next. Bins are closed on the right, so tied values stay together.
+#'   With case weights, `n` is the total weight and the `k`-th sorted sample
+#'   is the first whose cumulative weight reaches `k`. Their code requires
+#'   `n_bins <= n`; here fewer samples simply give smaller parts. An edge at
+#'   exactly 0 (the lowest two values both 0) is merged into the first bin.
 #' * `breaks`: custom edges, strictly increasing from 0 to 1, bins closed on
 #'   the right as for `"equal_width"` (the binning is then reported as
 #'   `"custom"`).
@@ -87,7 +98,7 @@
 #'   largest probability (the first of tied maxima) is on its class.
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
-#'   `"ding2020"` (see Binnings).
+#'   `"ding2020"`, `"kumar2019"` (see Binnings).
 #' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`
 #'   (a whole number from 1 to `1e6`). An
 #'   option the chosen binning does not use (`n_bins` with the adaptive
@@ -171,7 +182,9 @@ calibration_bins <- function(confidence, correct, ..., binning = "adaptive",
   calibration_table(input, settings, call)
 }
 
-calibration_binnings <- c("adaptive", "equal_width", "equal_mass", "ding2020")
+calibration_binnings <- c(
+  "adaptive", "equal_width", "equal_mass", "ding2020", "kumar2019"
+)
 
 # Validated settings; `binning` is "custom" when `breaks` is given.
 calibration_settings <- function(binning, binning_missing, n_bins,
@@ -302,9 +315,14 @@ calibration_hist_bins <- 100
 
 # The bins from the C++ kernel: counts and sums per bin, and the histogram.
 calibration_kernel <- function(input, settings, call) {
+  if (settings$binning == "kumar2019" && is.null(settings$breaks)) {
+    # data-driven edges (R/calibration-debiased.R), then fixed-edge bins
+    settings$breaks <- kumar_breaks(input, settings$n_bins)
+  }
   kernel <- switch(settings$binning,
     equal_width = ,
-    custom = "breaks",
+    custom = ,
+    kumar2019 = "breaks",
     settings$binning
   )
   res <- calibration_bins_impl(
@@ -328,6 +346,9 @@ calibration_error <- function(input, settings, metric, call) {
 }
 
 calibration_table <- function(input, settings, call) {
+  if (settings$binning == "kumar2019") {
+    settings$breaks <- kumar_breaks(input, settings$n_bins)
+  }
   res <- calibration_kernel(input, settings, call)
   n <- res$n
   nonempty <- n > 0
@@ -424,7 +445,8 @@ print.aurc_calibration_bins <- function(x, ...) {
     equal_mass = paste0(
       "equal mass (", attr(x, "n_bins"), " bins requested)"
     ),
-    custom = "custom breaks"
+    custom = "custom breaks",
+    kumar2019 = "as the code of Kumar et al. (2019)"
   )
   cat("# Calibration bins: ", label, "\n", sep = "")
   cat(sprintf(
@@ -499,12 +521,27 @@ calibration_print_table <- function(x) {
 #' `MCE = max_b |acc_b - conf_b|`, over the non-empty bins. With the default
 #' adaptive binning these are the AECE and AMCE of Ding et al. (2020).
 #'
+#' With `debias = TRUE`, `ece()` and `ece_vec()` return instead the debiased
+#' estimate of the l2 calibration error of Kumar, Liang and Ma (2019), as
+#' their library computes it (`unbiased_l2_ce`): `sqrt(max(0, sum_b (n_b /
+#' n) [(acc_b - conf_b)^2 - acc_b (1 - acc_b) / (n_b - 1)]))`, where bins
+#' with fewer than 2 samples contribute 0. The plug-in square `(acc_b -
+#' conf_b)^2` overestimates the squared gap by the variance of `acc_b`;
+#' subtracting its unbiased estimate removes most of the bias that makes the
+#' binned ECE grow with the number of bins. Note that this is an l2 error
+#' (the ECE is l1). Their library uses the bins of `binning = "kumar2019"`
+#' with `n_bins = 15`; the result is `.metric = "debiased_l2_ce"` in the
+#' data-frame form.
+#'
 #' @inheritParams calibration_bins
 #' @param data A data frame (grouped data frames give one row per group).
 #' @param confidence,correct For `ece()` and `mce()`, unquoted column names
 #'   of `data` (or expressions of its columns).
 #' @param na_rm If `FALSE` (the default) a missing confidence or
 #'   correctness makes the result `NA`; if `TRUE` those samples are dropped.
+#' @param debias If `TRUE`, the debiased l2 calibration error of Kumar et
+#'   al. (2019) instead of the ECE (see Details); only for `ece()` and
+#'   `ece_vec()`.
 #' @param case_weights Optional non-negative frequency weights (for `ece()`
 #'   and `mce()` an unquoted column name); see [calibration_bins()].
 #'
@@ -518,6 +555,8 @@ calibration_print_table <- function(x) {
 #' Ding, Liu, Xiong, Shi (2020). Revisiting the Evaluation of Uncertainty
 #' Estimation and Its Application to Explore Model Complexity-Uncertainty
 #' Trade-Off. CVPR Workshops 2020.
+#'
+#' Kumar, Liang, Ma (2019). Verified Uncertainty Calibration. NeurIPS 2019.
 #' @seealso [calibration_bins()] for the bins and the reliability diagram.
 #' @examples
 #' set.seed(1)
@@ -526,6 +565,10 @@ calibration_print_table <- function(x) {
 #' ece_vec(confidence, correct) # AECE
 #' mce_vec(confidence, correct) # AMCE
 #' ece_vec(confidence, correct, binning = "equal_width", n_bins = 15)
+#' ece_vec(confidence, correct,
+#'   binning = "kumar2019", n_bins = 15,
+#'   debias = TRUE
+#' )
 #'
 #' df <- data.frame(confidence, correct, model = rep(c("a", "b"), 250))
 #' ece(df, confidence, correct)
@@ -533,8 +576,8 @@ calibration_print_table <- function(x) {
 #' @export
 ece <- function(data, confidence, correct, ..., binning = "adaptive",
                 n_bins = 10, conf_level = 0.9, min_remaining = 40,
-                min_range = 0.05, breaks = NULL, na_rm = FALSE,
-                case_weights = NULL) {
+                min_range = 0.05, breaks = NULL, debias = FALSE,
+                na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -543,7 +586,8 @@ ece <- function(data, confidence, correct, ..., binning = "adaptive",
   )
   calibration_metric_df(
     data, rlang::enquo(confidence), rlang::enquo(correct),
-    rlang::enquo(case_weights), settings, na_rm, "ece", call
+    rlang::enquo(case_weights), settings, na_rm,
+    ece_metric_name(debias, call), call
   )
 }
 
@@ -551,8 +595,8 @@ ece <- function(data, confidence, correct, ..., binning = "adaptive",
 #' @export
 ece_vec <- function(confidence, correct, ..., binning = "adaptive",
                     n_bins = 10, conf_level = 0.9, min_remaining = 40,
-                    min_range = 0.05, breaks = NULL, na_rm = FALSE,
-                    case_weights = NULL) {
+                    min_range = 0.05, breaks = NULL, debias = FALSE,
+                    na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -560,7 +604,7 @@ ece_vec <- function(confidence, correct, ..., binning = "adaptive",
     breaks, call
   )
   calibration_metric(confidence, correct, case_weights, settings, na_rm,
-    "ece", call
+    ece_metric_name(debias, call), call
   )
 }
 
@@ -609,6 +653,9 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
   if (is.null(input)) {
     warn_no_data(call = call)
     return(NA_real_)
+  }
+  if (metric == "debiased_l2_ce") {
+    return(debiased_l2_ce(calibration_table(input, settings, call)))
   }
   calibration_error(input, settings, metric, call)
 }

@@ -106,6 +106,77 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// corp_impl
+Rcpp::List corp_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& score, bool details);
+RcppExport SEXP _aurc_corp_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP scoreSEXP, SEXP detailsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< bool >::type details(detailsSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_impl(confidence, correct, case_weights, score, details));
+    return rcpp_result_gen;
+END_RCPP
+}
+// corp_refit_impl
+Rcpp::NumericVector corp_refit_impl(const Rcpp::NumericVector& x, const Rcpp::NumericVector& weight, const Rcpp::NumericVector& ones);
+RcppExport SEXP _aurc_corp_refit_impl(SEXP xSEXP, SEXP weightSEXP, SEXP onesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ones(onesSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_refit_impl(x, weight, ones));
+    return rcpp_result_gen;
+END_RCPP
+}
+// corp_groups_impl
+Rcpp::NumericVector corp_groups_impl(const Rcpp::NumericVector& gx, const Rcpp::IntegerVector& group, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& weight, const std::string& score);
+RcppExport SEXP _aurc_corp_groups_impl(SEXP gxSEXP, SEXP groupSEXP, SEXP correctSEXP, SEXP weightSEXP, SEXP scoreSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type gx(gxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_groups_impl(gx, group, correct, weight, score));
+    return rcpp_result_gen;
+END_RCPP
+}
+// smooth_ece_impl
+Rcpp::NumericVector smooth_ece_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, double sigma, const std::string& method, double eps, int steps);
+RcppExport SEXP _aurc_smooth_ece_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP epsSEXP, SEXP stepsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< int >::type steps(stepsSEXP);
+    rcpp_result_gen = Rcpp::wrap(smooth_ece_impl(confidence, correct, case_weights, sigma, method, eps, steps));
+    return rcpp_result_gen;
+END_RCPP
+}
+// smooth_curve_impl
+Rcpp::List smooth_curve_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, double sigma, const std::string& method, const Rcpp::NumericVector& t);
+RcppExport SEXP _aurc_smooth_curve_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP tSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type correct(correctSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type t(tSEXP);
+    rcpp_result_gen = Rcpp::wrap(smooth_curve_impl(confidence, correct, case_weights, sigma, method, t));
+    return rcpp_result_gen;
+END_RCPP
+}
 // ci_bootstrap_impl
 Rcpp::List ci_bootstrap_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, double n_bins, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, int threads, bool jackknife);
 RcppExport SEXP _aurc_ci_bootstrap_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP threadsSEXP, SEXP jackknifeSEXP) {
@@ -392,6 +463,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
     {"_aurc_calibration_grouped_impl", (DL_FUNC) &_aurc_calibration_grouped_impl, 10},
+    {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 5},
+    {"_aurc_corp_refit_impl", (DL_FUNC) &_aurc_corp_refit_impl, 3},
+    {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
+    {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
+    {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
     {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 19},
     {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 8},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},

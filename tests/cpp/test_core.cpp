@@ -21,6 +21,8 @@
 #include "core/wilcoxon.h"
 #include "core/binning.h"
 #include "core/small_sort.h"
+#include "core/pav.h"
+#include "core/smooth_ece.h"
 
 namespace {
 
@@ -1356,6 +1358,135 @@ void test_small_sort() {
   }
 }
 
+// Smooth ECE: the fine recipe against exact kernel sums written out; one
+// sign of residuals gives their mean; cancelling residuals give 0.
+void test_smooth_ece() {
+  using namespace aurc;
+  aurc::NoCheck nc;
+  std::mt19937 gen(13);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const std::size_t n = 60;
+  std::vector<double> f(n), r(n), w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    f[i] = u(gen);
+    const double y = u(gen) < f[i] * f[i] ? 1.0 : 0.0;
+    r[i] = y - f[i];
+    w[i] = double(i % 3);
+  }
+  SmoothData d;
+  d.f = f.data();
+  d.r = r.data();
+  d.w = w.data();
+  d.n = n;
+  double total = 0;
+  for (double x : w) total += x;
+  const double sigma = 0.05;
+  const double got = smooth_ece_sigma(d, total, sigma, SmoothMethod::fine, nc);
+  // exact: trapezoid over G + 1 points of |(1/W) sum w r K(t, f)|
+  const std::size_t g = fine_eval_intervals(sigma);
+  double s = 0;
+  for (std::size_t k = 0; k <= g; ++k) {
+    const double t = double(k) / double(g);
+    double v = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double kv = 0;
+      for (int j = -2; j <= 2; ++j) {
+        const double a = (t - f[i] - 2.0 * j) / sigma;
+        const double b = (t + f[i] - 2.0 * j) / sigma;
+        kv += (std::exp(-0.5 * a * a) + std::exp(-0.5 * b * b)) /
+              (kSqrt2Pi * sigma);
+      }
+      v += w[i] * r[i] * kv;
+    }
+    v = std::fabs(v / total);
+    s += (k == 0 || k == g) ? 0.5 * v : v;
+  }
+  CHECK(std::fabs(got - s / double(g)) < 7.6e-7);
+  // residuals 0.8 and 0.6: mean 0.7 at any bandwidth
+  std::vector<double> f2 = {0.2, 0.4}, r2 = {0.8, 0.6};
+  SmoothData d2;
+  d2.f = f2.data();
+  d2.r = r2.data();
+  d2.n = 2;
+  CHECK(close(smooth_ece_sigma(d2, 2.0, 0.1, SmoothMethod::fine, nc), 0.7));
+  // a sample at 1 is its own mirror image: mass kept, mean residual 0.75
+  std::vector<double> f4 = {1.0, 0.5}, r4 = {-1.0, -0.5};
+  SmoothData d4;
+  d4.f = f4.data();
+  d4.r = r4.data();
+  d4.n = 2;
+  CHECK(close(smooth_ece_sigma(d4, 2.0, 0.05, SmoothMethod::fine, nc), 0.75));
+  SmoothResult res = smooth_ece_search(d2, 2.0, SmoothMethod::fine, 0.001,
+                                       10, nc);
+  CHECK(res.sigma == 717.0 / 1024.0);
+  std::vector<double> f3 = {0.5, 0.5}, r3 = {0.5, -0.5};
+  SmoothData d3;
+  d3.f = f3.data();
+  d3.r = r3.data();
+  d3.n = 2;
+  for (SmoothMethod m : {SmoothMethod::fine, SmoothMethod::relplot}) {
+    SmoothResult z = smooth_ece_search(d3, 2.0, m, 0.001, 10, nc);
+    CHECK(z.value == 0.0);
+    CHECK(z.sigma == 1.0 / 512.0);
+  }
+  CHECK(relplot_grid_nodes(0.05) == 1001);
+  CHECK(relplot_grid_nodes(0.001) == 10001);
+  CHECK(relplot_eval_points(0.05) == 200);
+  CHECK(relplot_eval_points(0.01) == 1000);
+}
+
+// PAV: hand case with a tie group and a violator chain; the decomposition
+// identity; groups of weight 0 are skipped.
+void test_pav() {
+  using namespace aurc;
+  // confidences .2 .4 .4 .6 .8, outcomes 1 0 1 0 1 (already sorted)
+  std::vector<double> x = {0.2, 0.4, 0.4, 0.6, 0.8};
+  std::vector<double> y = {1, 0, 1, 0, 1};
+  std::vector<double> w;
+  TieGroups g;
+  tie_groups(x, y, w, g);
+  CHECK(g.x.size() == 4);
+  CHECK(g.weight[1] == 2.0 && g.sum_y[1] == 1.0);
+  PavFit fit;
+  pav(g.weight, g.sum_y, fit);
+  CHECK(fit.mean.size() == 2);
+  CHECK(close(fit.mean[0], 0.5) && close(fit.mean[1], 1.0));
+  CHECK(fit.first[0] == 0 && fit.last[0] == 2);
+  CorpDecomposition dec =
+      corp_decompose(g.x, g.weight, g.sum_y, fit, CorpScore::brier);
+  CHECK(close(dec.mean_score, 1.56 / 5));
+  CHECK(close(dec.unc, 0.24));
+  CHECK(close(dec.mcb, 1.56 / 5 - 0.2));
+  CHECK(close(dec.mean_score, dec.mcb - dec.dsc + dec.unc));
+  // a group of weight 0 is skipped and takes no part in pooling
+  std::vector<double> wt = {1, 0, 1}, sy = {1, 0, 0};
+  pav(wt, sy, fit);
+  CHECK(fit.mean.size() == 1 && close(fit.mean[0], 0.5));
+  // strictly increasing means stay separate; equal means are pooled
+  std::vector<double> wt2 = {1, 1, 1}, sy2 = {0, 0, 1};
+  pav(wt2, sy2, fit);
+  CHECK(fit.mean.size() == 2);
+  // the one-pass decomposition equals groups + PAV + decomposition, ties
+  // and weights included
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> grid(0, 30);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> xs(500), ys(500), ws(500);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    xs[i] = grid(gen) / 30.0;
+    ys[i] = u(gen) < xs[i] * xs[i] ? 1.0 : 0.0;
+    ws[i] = double(i % 4);
+  }
+  std::sort(xs.begin(), xs.end());
+  for (CorpScore sc : {CorpScore::brier, CorpScore::log}) {
+    tie_groups(xs, ys, ws, g);
+    pav(g.weight, g.sum_y, fit);
+    const CorpDecomposition a = corp_decompose(g.x, g.weight, g.sum_y, fit, sc);
+    const CorpDecomposition b = corp_decompose_sorted(xs, ys, ws, sc);
+    CHECK(a.mcb == b.mcb && a.dsc == b.dsc && a.unc == b.unc &&
+          a.mean_score == b.mean_score);
+  }
+}
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -1387,6 +1518,8 @@ int main() {
   test_oracle_closed_form();
   test_weight_bias_mse();
   test_batch_study();
+  test_smooth_ece();
+  test_pav();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

@@ -1,0 +1,128 @@
+# The debiased l2 calibration error of Kumar, Liang & Ma (2019) (through
+# `ece_vec(debias = TRUE)`), the bins of their library (`binning =
+# "kumar2019"`), and the classwise ECE of a probability matrix.
+
+ece_metric_name <- function(debias, call) {
+  check_bool(debias, call = call)
+  if (debias) "debiased_l2_ce" else "ece"
+}
+
+# Kumar et al.'s debiased estimate of the l2 calibration error from a table
+# of calibration_bins(): per bin with n_b >= 2,
+# (conf_b - acc_b)^2 - acc_b (1 - acc_b) / (n_b - 1) (the plug-in square
+# minus the estimated variance of acc_b); bins with fewer than 2 samples
+# count 0. The weighted sum (weights n_b / n) is floored at 0 before the
+# square root.
+debiased_l2_ce <- function(tab) {
+  n <- tab$n
+  use <- n >= 2
+  err <- numeric(length(n))
+  acc <- tab$accuracy[use]
+  err[use] <- (tab$mean_confidence[use] - acc)^2 -
+    acc * (1 - acc) / (n[use] - 1)
+  sqrt(max(sum(n / sum(n) * err), 0))
+}
+
+# The bin edges of Kumar et al.'s `get_calibration_error()`: when fewer than
+# n / 4 distinct confidences occur, one bin per distinct value (edges at the
+# midpoints); otherwise their equal-count split: the sorted confidences cut
+# into parts of ceiling(n / n_bins) samples, an edge at the midpoint of the
+# last value of a part and the first of the next. Bins are closed on the
+# right, as their `searchsorted`. With case weights, n is the total weight
+# and "the k-th sorted sample" the first whose cumulative weight reaches k
+# (integer weights = repeated rows). Returns edges for the fixed-edge
+# kernel: 0, the distinct edges, 1.
+kumar_breaks <- function(input, n_bins) {
+  x <- input$confidence
+  w <- input$case_weights
+  o <- order(x)
+  s <- x[o]
+  cw <- if (length(w)) cumsum(w[o]) else seq_along(s)
+  total <- cw[length(cw)]
+  distinct <- unique(s)
+  if (length(distinct) < total / 4) {
+    m <- length(distinct)
+    edges <- (distinct[-m] + distinct[-1]) / 2
+  } else {
+    size <- ceiling(total / n_bins)
+    ends <- seq(size, total, by = size)
+    ends <- ends[ends < total]
+    at <- function(p) s[findInterval(p, cw, left.open = TRUE) + 1]
+    edges <- (at(ends) + at(ends + 1)) / 2
+  }
+  sort(unique(c(0, edges, 1)))
+}
+
+#' Classwise expected calibration error of a probability matrix
+#'
+#' The calibration of every class probability, not only of the top label:
+#' for class `k` the confidence is `probs[, k]` and the outcome
+#' `labels == k`; `ECE_k` is the binned ECE of [ece_vec()] on these, and the
+#' classwise ECE is their mean, `(1/K) sum_k ECE_k` (Kull et al. 2019). With
+#' `debias = TRUE` each class gets the debiased l2 calibration error of
+#' Kumar et al. (2019) and the result is `sqrt((1/K) sum_k CE_k^2)`, their
+#' "marginal" calibration error.
+#'
+#' @inheritParams ece
+#' @inheritParams top_label
+#' @param binning,n_bins Bins per class (see [calibration_bins()]); the
+#'   default is 15 equal-width bins, as Kull et al. For the bins of Kumar et
+#'   al.'s library use `binning = "kumar2019"`.
+#' @param na_rm If `FALSE` (the default) a row with a missing probability or
+#'   label makes the result `NA`; if `TRUE` such rows are dropped.
+#' @param case_weights Optional non-negative frequency weights, one per row.
+#' @return A number with attribute `per_class` (the per-class errors), or
+#'   `NA`.
+#' @references
+#' Kull, Perello-Nieto, Kangsepp, Silva Filho, Song, Flach (2019). Beyond
+#' temperature scaling: Obtaining well-calibrated multi-class probabilities
+#' with Dirichlet calibration. NeurIPS 2019.
+#'
+#' Kumar, Liang, Ma (2019). Verified Uncertainty Calibration. NeurIPS 2019.
+#' @seealso [ece_vec()], [top_label()].
+#' @examples
+#' set.seed(1)
+#' probs <- matrix(runif(300 * 3), ncol = 3)
+#' probs <- probs / rowSums(probs)
+#' labels <- apply(probs, 1, function(p) sample(3, 1, prob = p))
+#' classwise_ece_vec(probs, labels)
+#' classwise_ece_vec(probs, labels, debias = TRUE, binning = "kumar2019")
+#' @export
+classwise_ece_vec <- function(probs, labels, ..., binning = "equal_width",
+                              n_bins = 15, conf_level = 0.9,
+                              min_remaining = 40, min_range = 0.05,
+                              breaks = NULL, debias = FALSE, na_rm = FALSE,
+                              case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  metric <- ece_metric_name(debias, call)
+  check_prob_matrix(probs, call = call)
+  idx <- check_class_labels(labels, nrow(probs), ncol(probs),
+    col_names = colnames(probs), call = call
+  )
+  check_bool(na_rm, call = call)
+  ok <- stats::complete.cases(probs) & !is.na(idx)
+  if (!all(ok)) {
+    if (!na_rm) return(NA_real_)
+    probs <- probs[ok, , drop = FALSE]
+    idx <- idx[ok]
+    if (!is.null(case_weights)) {
+      check_numeric_vector(case_weights, "case_weights", call = call)
+      check_same_length(case_weights, length(ok), "case_weights",
+        arg_n = "probs", call = call
+      )
+      case_weights <- case_weights[ok]
+    }
+  }
+  per_class <- vapply(seq_len(ncol(probs)), function(k) {
+    calibration_metric(pmin(probs[, k], 1), as.integer(idx == k),
+      case_weights, settings, FALSE, metric, call
+    )
+  }, numeric(1))
+  value <- if (debias) sqrt(mean(per_class^2)) else mean(per_class)
+  structure(value, per_class = per_class)
+}

@@ -1,0 +1,133 @@
+test_that("hand-computed debiased l2 calibration error", {
+  # bins [0, .5] and (.5, 1]: bin 1 = .2, .2 with outcomes 0, 0: acc 0,
+  # (.2 - 0)^2 - 0 = .04; bin 2 = .9 x 4 with outcomes 0 0 1 1: acc .5,
+  # (.9 - .5)^2 - .25 / 3 = .16 - 1/12. Weighted: 2/6 * .04 + 4/6 * (.16 -
+  # 1/12).
+  x <- c(0.2, 0.2, 0.9, 0.9, 0.9, 0.9)
+  y <- c(0, 0, 0, 0, 1, 1)
+  want <- sqrt(2 / 6 * 0.04 + 4 / 6 * (0.16 - 1 / 12))
+  expect_equal(ece_vec(x, y, breaks = c(0, 0.5, 1), debias = TRUE), want)
+  # floored at 0: bin 2 with outcomes 1 1 1 0 is nearly calibrated
+  expect_equal(
+    ece_vec(x, c(0, 0, 1, 1, 1, 0), breaks = c(0, 0.5, 1), debias = TRUE),
+    sqrt(max(0, 2 / 6 * 0.04 + 4 / 6 * (0.15^2 - 0.75 * 0.25 / 3)))
+  )
+  # a bin with one sample contributes 0
+  expect_equal(
+    ece_vec(c(0.1, 0.9, 0.9), c(1, 0, 1),
+      breaks = c(0, 0.5, 1),
+      debias = TRUE
+    ),
+    sqrt(max(0, 2 / 3 * (0.4^2 - 0.25)))
+  )
+})
+
+test_that("kumar2019 bins and debiasing equal their library, transcribed", {
+  for (seed in 1:6) {
+    withr::local_seed(seed)
+    n <- sample(c(40, 97, 300), 1)
+    p <- if (seed %% 2) stats::runif(n) else round(stats::runif(n) * 8) / 8
+    y <- stats::rbinom(n, 1, p)
+    expect_equal(
+      ece_vec(p, y, binning = "kumar2019", n_bins = 15, debias = TRUE),
+      literal_kumar_ce(p, y),
+      tolerance = 1e-12
+    )
+  }
+})
+
+test_that("kumar2019: ties, integer weights = repeated rows, row order", {
+  withr::local_seed(3)
+  p <- round(stats::runif(200) * 60) / 60
+  y <- stats::rbinom(200, 1, p)
+  w <- stats::rpois(200, 1.5)
+  perm <- sample(200)
+  a <- ece_vec(p, y, binning = "kumar2019", debias = TRUE, case_weights = w)
+  expect_equal(
+    a, ece_vec(rep(p, w), rep(y, w), binning = "kumar2019", debias = TRUE)
+  )
+  expect_equal(a, ece_vec(p[perm], y[perm],
+    binning = "kumar2019",
+    debias = TRUE, case_weights = w[perm]
+  ))
+  bins <- calibration_bins(p, y, binning = "kumar2019")
+  # ties are never split across bins
+  expect_true(all(bins$max_confidence[-nrow(bins)] < bins$min_confidence[-1]))
+})
+
+test_that("data-frame form and bad input", {
+  df <- data.frame(p = c(0.2, 0.2, 0.9, 0.9, 0.9, 0.9), y = c(0, 0, 0, 0, 1, 1))
+  out <- ece(df, p, y, breaks = c(0, 0.5, 1), debias = TRUE)
+  expect_equal(out$.metric, "debiased_l2_ce")
+  expect_equal(out$.estimate, ece_vec(df$p, df$y,
+    breaks = c(0, 0.5, 1),
+    debias = TRUE
+  ))
+  expect_snapshot(error = TRUE, ece_vec(df$p, df$y, debias = NA))
+})
+
+test_that("classwise ECE is the mean of one-vs-rest ECEs", {
+  withr::local_seed(4)
+  n <- 300
+  probs <- matrix(stats::runif(n * 3), ncol = 3)
+  probs <- round(probs / rowSums(probs), 3)
+  probs[, 3] <- 1 - probs[, 1] - probs[, 2]
+  labels <- apply(probs, 1, function(p) sample(3, 1, prob = pmax(p, 0)))
+  per <- vapply(1:3, function(k) {
+    ece_vec(pmin(probs[, k], 1), as.integer(labels == k),
+      binning = "equal_width", n_bins = 15
+    )
+  }, numeric(1))
+  got <- classwise_ece_vec(probs, labels)
+  expect_equal(as.numeric(got), mean(per))
+  expect_equal(attr(got, "per_class"), per)
+  per2 <- vapply(1:3, function(k) {
+    literal_kumar_ce(probs[, k], as.integer(labels == k))
+  }, numeric(1))
+  got2 <- classwise_ece_vec(probs, labels,
+    binning = "kumar2019",
+    debias = TRUE
+  )
+  expect_equal(as.numeric(got2), sqrt(mean(per2^2)), tolerance = 1e-12)
+  # missing rows
+  probs[5, 1] <- NA
+  expect_identical(classwise_ece_vec(probs, labels), NA_real_)
+  expect_equal(
+    as.numeric(classwise_ece_vec(probs, labels, na_rm = TRUE)),
+    as.numeric(classwise_ece_vec(probs[-5, ], labels[-5]))
+  )
+  expect_snapshot(error = TRUE, classwise_ece_vec(probs[-5, ], labels[-5] + 3))
+  bad <- probs[-5, ]
+  bad[2, ] <- c(0.5, 0.6, 0.1)
+  expect_snapshot(error = TRUE, classwise_ece_vec(bad, labels[-5]))
+})
+
+test_that("bootstrap hooks: counts over rows = repeated rows", {
+  withr::local_seed(9)
+  x <- round(stats::runif(150), 2)
+  y <- stats::rbinom(150, 1, x^2)
+  counts <- stats::rpois(150, 1)
+  rx <- rep(x, counts)
+  ry <- rep(y, counts)
+  stat <- function(m, ...) calibration_counts_statistic(m, x, y, ...)(counts)
+  expect_equal(stat("smooth_ece"), as.numeric(smooth_ece_vec(rx, ry)),
+    tolerance = 1e-12
+  )
+  expect_equal(stat("corp_mcb"), corp_mcb_vec(rx, ry), tolerance = 1e-12)
+  expect_equal(stat("corp_dsc", score = "log"),
+    corp_decomposition(data.frame(rx, ry), rx, ry, score = "log")$dsc,
+    tolerance = 1e-12
+  )
+  expect_equal(stat("ece"), ece_vec(rx, ry), tolerance = 1e-12)
+  kumar <- calibration_settings(
+    "kumar2019", FALSE, 15, 0.9, 40, 0.05, NULL, rlang::current_env()
+  )
+  expect_equal(stat("debiased_l2_ce", settings = kumar),
+    ece_vec(rx, ry, binning = "kumar2019", n_bins = 15, debias = TRUE),
+    tolerance = 1e-12
+  )
+  # no counts: the estimate on the data
+  expect_equal(calibration_counts_statistic("corp_mcb", x, y)(NULL),
+    corp_mcb_vec(x, y)
+  )
+})
