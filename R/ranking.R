@@ -211,7 +211,8 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     key <- group_keys[[g]]
     rows <- if (is.null(key)) seq_len(nrow(data)) else
       which(cols$group == key)
-    sub <- lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
+    sub <- if (is.null(key)) cols else
+      lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
     problem <- ranking_problem(sub, key, call = call)
     n_reps <- if (is.null(index_list)) times else nrow(index_list[[g]])
     check_ranking_size(problem, n_reps, length(specs), call = call)
@@ -504,6 +505,32 @@ check_ranking_columns <- function(cols, specs, call) {
   invisible()
 }
 
+# sorted_levels(x) and the position of each element in them, without
+# hashing where possible: factors by their codes, whole numbers over a
+# compact range by counting.
+level_index <- function(x) {
+  if (is.factor(x)) {
+    used <- tabulate(as.integer(x), nlevels(x)) > 0
+    return(list(
+      levels = levels(x)[used], index = cumsum(used)[as.integer(x)]
+    ))
+  }
+  if (is.integer(x) && length(x) > 0) {
+    lo <- min(x)
+    span <- max(x) - lo + 1
+    if (span <= 2 * length(x) + 1e4) {
+      k <- x - (lo - 1L)
+      present <- tabulate(k, span) > 0
+      return(list(
+        levels = seq(lo, length.out = span)[present],
+        index = cumsum(present)[k]
+      ))
+    }
+  }
+  levels <- sorted_levels(x)
+  list(levels = levels, index = match(x, levels))
+}
+
 sorted_levels <- function(x) {
   if (is.factor(x)) {
     levels(droplevels(x))
@@ -515,16 +542,22 @@ sorted_levels <- function(x) {
 # One group's data as an n x C score and loss matrix (cases in sorted order,
 # columns method-major with the run fastest), after checking pairing.
 ranking_problem <- function(cols, key, call) {
-  methods <- sorted_levels(cols$method)
-  runs <- if (is.null(cols$run)) 1L else sorted_levels(cols$run)
-  cases <- sort(unique(cols$case))
+  m_idx <- level_index(cols$method)
+  methods <- m_idx$levels
+  mi <- m_idx$index
+  runs <- 1L
+  ri <- rep(1L, length(mi))
+  if (!is.null(cols$run)) {
+    r_idx <- level_index(cols$run)
+    runs <- r_idx$levels
+    ri <- r_idx$index
+  }
+  c_idx <- level_index(cols$case)
+  cases <- c_idx$levels
+  pos <- c_idx$index
   n <- length(cases)
   n_runs <- length(runs)
-  mi <- match(as.character(cols$method), as.character(methods))
-  ri <- if (is.null(cols$run)) rep(1L, length(mi)) else
-    match(as.character(cols$run), as.character(runs))
   col <- (mi - 1L) * n_runs + ri
-  pos <- match(cols$case, cases)
   n_col <- length(methods) * n_runs
   slot <- (col - 1) * n + pos
   where <- if (is.null(key)) "" else paste0(" in group ", format(key))
@@ -534,7 +567,10 @@ ranking_problem <- function(cols, key, call) {
     if (is.null(cols$run)) paste0("Method \"", m, "\"") else
       paste0("Method \"", m, "\", run ", format(r))
   }
-  dup <- which(duplicated(slot))
+  # counting is much cheaper than hashing; duplicated() only on error
+  no_dup <- n * n_col < .Machine$integer.max &&
+    !any(tabulate(slot, n * n_col) > 1L)
+  dup <- if (no_dup) integer() else which(duplicated(slot))
   if (length(dup)) {
     abort_aurc(
       c(
@@ -671,7 +707,8 @@ check_indices <- function(m, n, key, call) {
       class = "aurc_error_value", call = call
     )
   }
-  rng <- if (anyNA(m)) c(NA, NA) else range(m)
+  # min() and max() are NA when any element is: no copy, no extra pass
+  rng <- c(min(m), max(m))
   if (anyNA(rng) || rng[1] < 1 || rng[2] > n ||
     (!is.integer(m) && any(m != trunc(m)))) {
     abort_aurc(
