@@ -61,8 +61,8 @@ openmp_max_threads_impl <- function() {
     .Call(`_aurc_openmp_max_threads_impl`)
 }
 
-ranking_metrics_impl <- function(score, loss, indices, metrics, threads) {
-    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads)
+ranking_metrics_impl <- function(score, loss, indices, metrics, threads, replicate_rows = FALSE) {
+    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads, replicate_rows)
 }
 
 signed_rank_test_impl <- function(x, y, alternative, correct) {

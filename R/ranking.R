@@ -214,12 +214,13 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     sub <- if (is.null(key)) cols else
       lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
     problem <- ranking_problem(sub, key, call = call)
-    n_reps <- if (is.null(index_list)) times else nrow(index_list[[g]])
-    check_ranking_size(problem, n_reps, length(specs), call = call)
     idx <- if (is.null(index_list)) {
+      check_ranking_size(problem, times, length(specs), call = call)
       draw_indices(problem$n, times, problem$strata_pos)
     } else {
-      check_indices(index_list[[g]], problem$n, key, call = call)
+      given <- check_indices(index_list[[g]], problem$n, key, call = call)
+      check_ranking_size(problem, nrow(given), length(specs), call = call)
+      given
     }
     values <- ranking_values(problem, specs, idx, threads)
     parts[[g]] <- rank_metric_set(
@@ -227,7 +228,7 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     )
     info <- rbind(info, data.frame(
       n_cases = problem$n, n_methods = length(problem$methods),
-      n_runs = length(problem$runs), times = ncol(idx)
+      n_runs = length(problem$runs), times = nrow(idx)
     ))
   }
   settings <- c(
@@ -599,10 +600,17 @@ ranking_problem <- function(cols, key, call) {
       class = "aurc_error_unpaired", call = call
     )
   }
-  score <- matrix(0, n, n_col)
-  loss <- matrix(0, n, n_col)
-  score[slot] <- as.double(cols$score)
-  loss[slot] <- as.double(cols$loss)
+  # every slot once (checked above): rows already in slot order need no
+  # scatter (data sorted by method, run and case, as expand.grid() makes)
+  if (!is.unsorted(slot)) {
+    score <- matrix(as.double(cols$score), n, n_col)
+    loss <- matrix(as.double(cols$loss), n, n_col)
+  } else {
+    score <- matrix(0, n, n_col)
+    loss <- matrix(0, n, n_col)
+    score[slot] <- as.double(cols$score)
+    loss[slot] <- as.double(cols$loss)
+  }
   strata_pos <- NULL
   if (!is.null(cols$strata)) {
     first <- match(seq_len(n), pos)
@@ -639,11 +647,12 @@ check_ranking_size <- function(problem, n_reps, n_metrics, call) {
   )
 }
 
-# n x times matrix of case positions (column b = replicate b).
+# times x n matrix of case positions (row b = replicate b), the layout of
+# a user's `indices`, which the kernel reads directly.
 draw_indices <- function(n, times, strata_pos = NULL) {
-  out <- matrix(0L, n, times)
+  out <- matrix(0L, times, n)
   for (b in seq_len(times)) {
-    out[, b] <- if (is.null(strata_pos)) {
+    out[b, ] <- if (is.null(strata_pos)) {
       sample.int(n, n, replace = TRUE)
     } else {
       unlist(lapply(strata_pos, function(p) {
@@ -687,7 +696,7 @@ ranking_index_list <- function(indices, group_keys, call) {
   indices[keys]
 }
 
-# times x n user matrix -> n x times integer matrix.
+# times x n user matrix, checked; returned as an integer matrix.
 check_indices <- function(m, n, key, call) {
   where <- if (is.null(key)) "" else paste0(" for group ", format(key))
   if (!is.matrix(m) || !is.numeric(m)) {
@@ -718,7 +727,7 @@ check_indices <- function(m, n, key, call) {
     )
   }
   if (!is.integer(m)) storage.mode(m) <- "integer"
-  t(m)
+  m
 }
 
 # Replicate values (list by metric of times x K matrices, averaged over
@@ -726,7 +735,7 @@ check_indices <- function(m, n, key, call) {
 ranking_values <- function(problem, specs, idx, threads) {
   n_runs <- length(problem$runs)
   n_methods <- length(problem$methods)
-  n_reps <- ncol(idx)
+  n_reps <- nrow(idx)
   kernel <- vapply(specs, function(s) s$kernel, logical(1))
   names_all <- vapply(specs, function(s) s$name, character(1))
   per_col <- stats::setNames(vector("list", length(specs)), names_all)
@@ -736,7 +745,8 @@ ranking_values <- function(problem, specs, idx, threads) {
     kernel_names <- vapply(specs[kernel], function(s) s$kernel_id,
       character(1))
     reps <- ranking_metrics_impl(
-      problem$score, problem$loss, idx, kernel_names, threads
+      problem$score, problem$loss, idx, kernel_names, threads,
+      replicate_rows = TRUE
     )
     full <- ranking_metrics_impl(
       problem$score, problem$loss, matrix(seq_len(problem$n)),
@@ -751,7 +761,7 @@ ranking_values <- function(problem, specs, idx, threads) {
     n_cols <- ncol(problem$score)
     vals <- matrix(NA_real_, n_reps, n_cols)
     for (b in seq_len(n_reps)) {
-      i <- idx[, b]
+      i <- idx[b, ]
       for (c in seq_len(n_cols)) {
         vals[b, c] <- s$fn(problem$score[i, c], problem$loss[i, c])
       }

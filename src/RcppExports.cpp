@@ -196,8 +196,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ranking_metrics_impl
-Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads);
-RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP) {
+Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads, bool replicate_rows);
+RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP, SEXP replicate_rowsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
@@ -205,7 +205,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type indices(indicesSEXP);
     Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads));
+    Rcpp::traits::input_parameter< bool >::type replicate_rows(replicate_rowsSEXP);
+    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads, replicate_rows));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -302,7 +303,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},
-    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 5},
+    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 6},
     {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
     {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
     {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},

@@ -306,7 +306,9 @@ inline bool needs_loss_order(const std::vector<const MetricEntry*>& metrics) {
 //            (needs_loss_order()), also prepare_loss_order() on each (a
 //            column without it gets NaN for those metrics)
 //   indices  n x B, column-major: the 1-based case positions drawn in each
-//            replicate (validated by the caller: every value in 1..n)
+//            replicate (validated by the caller: every value in 1..n); with
+//            replicate_rows, B x n instead (one row per replicate, the layout
+//            users hand in, read without a transposed copy)
 //   out      B x C x M, column-major (replicate fastest)
 // Replicates are processed in blocks of kBlock, blocks in parallel; check()
 // runs on the calling thread between chunks of blocks. Returns the number of
@@ -315,7 +317,8 @@ template <class Check = NoCheck>
 int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
                       const int* indices, std::size_t B,
                       const std::vector<const MetricEntry*>& metrics,
-                      int threads, double* out, Check check = Check()) {
+                      int threads, double* out, Check check = Check(),
+                      bool replicate_rows = false) {
   const std::size_t C = cols.size(), M = metrics.size();
   if (threads < 1) threads = 1;
 #ifndef _OPENMP
@@ -343,10 +346,20 @@ int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
         const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
         const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
         std::fill(counts.begin(), counts.end(), 0.0);
-        for (std::size_t r = 0; r < nb; ++r) {
-          const int* draw = indices + (b0 + r) * n;
-          for (std::size_t i = 0; i < n; ++i)
-            counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] += 1.0;
+        if (replicate_rows) {
+          for (std::size_t i = 0; i < n; ++i) {
+            const int* draws = indices + b0 + i * B;  // case i, replicates
+            for (std::size_t r = 0; r < nb; ++r)
+              counts[static_cast<std::size_t>(draws[r] - 1) * kBlock + r] +=
+                  1.0;
+          }
+        } else {
+          for (std::size_t r = 0; r < nb; ++r) {
+            const int* draw = indices + (b0 + r) * n;
+            for (std::size_t i = 0; i < n; ++i)
+              counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] +=
+                  1.0;
+          }
         }
         for (std::size_t c = 0; c < C; ++c) {
           replicate_groups_block(cols[c], counts.data(), groups.data());
