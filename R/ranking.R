@@ -447,6 +447,13 @@ ranking_label <- function(quo) {
 # ---- data -------------------------------------------------------------------
 
 check_ranking_columns <- function(cols, specs, call) {
+  for (arg in c("method", "case")) {
+    if (is.null(cols[[arg]])) {
+      abort_aurc("{.arg {arg}} must be a column of {.arg data}, not NULL.",
+        class = "aurc_error_type", call = call
+      )
+    }
+  }
   n <- length(cols$method)
   if (n == 0) {
     abort_aurc("{.arg data} must have at least one row.",
