@@ -150,7 +150,7 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
       check_confidence(scores[[j]], paste0("scores[[", j, "]]"), call = call)
     }
   }
-  threads <- resolve_threads(threads, call = call)
+  threads <- check_threads(threads, call = call)
   strata_codes <- ci_check_groups(strata, n, "strata", call)
   cluster_codes <- ci_check_groups(cluster, n, "cluster", call)
   if (!is.null(strata) && !is.null(cluster)) {

@@ -50,7 +50,11 @@ stats_estimators <- c("alpha", "alpha_prime", "sele", "2sele")
 #'
 #' @param beta Population rank percentile(s), numbers in `[0, 1)` (in
 #'   `[0, 1]` for `weight_mse_bound()`).
-#' @param n Sample size(s): whole numbers, at least 1.
+#' @param n Sample size(s): whole numbers from 1 to `2^53` (the largest whole
+#'   number a double holds exactly). The binomial sums of `weight_bias()`
+#'   take every h-th term once their standard deviation exceeds 4096 (h =
+#'   sd / 64), so any `n` costs at most a few thousand terms; the error of
+#'   the strided sum is far below rounding.
 #' @param rank Rank(s) `r` of the sample in ascending order of confidence:
 #'   whole numbers from 1 to `n` (`n` = most confident).
 #' @param estimator One of `"alpha"` (default), `"alpha_prime"`, `"sele"`,

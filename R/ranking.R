@@ -222,24 +222,26 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     key <- group_keys[[g]]
     rows <- if (is.null(key)) seq_len(nrow(data)) else
       which(cols$group == key)
-    sub <- lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
+    sub <- if (is.null(key)) cols else
+      lapply(cols, function(v) if (is.null(v)) NULL else v[rows])
     problem <- ranking_problem(sub, key, call = call)
-    n_reps <- if (is.null(index_list)) times else nrow(index_list[[g]])
-    check_ranking_size(problem, n_reps, length(specs), call = call)
     idx <- if (is.null(index_list)) {
+      check_ranking_size(problem, times, length(specs), call = call)
       draw_indices(problem$n, times, problem$strata_pos, bar, done)
     } else {
-      check_indices(index_list[[g]], problem$n, key, call = call)
+      given <- check_indices(index_list[[g]], problem$n, key, call = call)
+      check_ranking_size(problem, nrow(given), length(specs), call = call)
+      given
     }
-    done <- done + ncol(idx) * is.null(index_list)
+    done <- done + nrow(idx) * is.null(index_list)
     values <- ranking_values(problem, specs, idx, threads, bar, done)
-    done <- done + ncol(idx) * ranking_passes(specs)
+    done <- done + nrow(idx) * ranking_passes(specs)
     parts[[g]] <- rank_metric_set(
       values$replicates, values$full, specs, opts, group = key
     )
     info <- rbind(info, data.frame(
       n_cases = problem$n, n_methods = length(problem$methods),
-      n_runs = length(problem$runs), times = ncol(idx)
+      n_runs = length(problem$runs), times = nrow(idx)
     ))
   }
   settings <- c(
@@ -458,6 +460,13 @@ ranking_label <- function(quo) {
 # ---- data -------------------------------------------------------------------
 
 check_ranking_columns <- function(cols, specs, call) {
+  for (arg in c("method", "case")) {
+    if (is.null(cols[[arg]])) {
+      abort_aurc("{.arg {arg}} must be a column of {.arg data}, not NULL.",
+        class = "aurc_error_type", call = call
+      )
+    }
+  }
   n <- length(cols$method)
   if (n == 0) {
     abort_aurc("{.arg data} must have at least one row.",
@@ -517,6 +526,32 @@ check_ranking_columns <- function(cols, specs, call) {
   invisible()
 }
 
+# sorted_levels(x) and the position of each element in them, without
+# hashing where possible: factors by their codes, whole numbers over a
+# compact range by counting.
+level_index <- function(x) {
+  if (is.factor(x)) {
+    used <- tabulate(as.integer(x), nlevels(x)) > 0
+    return(list(
+      levels = levels(x)[used], index = cumsum(used)[as.integer(x)]
+    ))
+  }
+  if (is.integer(x) && length(x) > 0) {
+    lo <- min(x)
+    span <- max(x) - lo + 1
+    if (span <= 2 * length(x) + 1e4) {
+      k <- x - (lo - 1L)
+      present <- tabulate(k, span) > 0
+      return(list(
+        levels = seq(lo, length.out = span)[present],
+        index = cumsum(present)[k]
+      ))
+    }
+  }
+  levels <- sorted_levels(x)
+  list(levels = levels, index = match(x, levels))
+}
+
 sorted_levels <- function(x) {
   if (is.factor(x)) {
     levels(droplevels(x))
@@ -528,16 +563,22 @@ sorted_levels <- function(x) {
 # One group's data as an n x C score and loss matrix (cases in sorted order,
 # columns method-major with the run fastest), after checking pairing.
 ranking_problem <- function(cols, key, call) {
-  methods <- sorted_levels(cols$method)
-  runs <- if (is.null(cols$run)) 1L else sorted_levels(cols$run)
-  cases <- sort(unique(cols$case))
+  m_idx <- level_index(cols$method)
+  methods <- m_idx$levels
+  mi <- m_idx$index
+  runs <- 1L
+  ri <- rep(1L, length(mi))
+  if (!is.null(cols$run)) {
+    r_idx <- level_index(cols$run)
+    runs <- r_idx$levels
+    ri <- r_idx$index
+  }
+  c_idx <- level_index(cols$case)
+  cases <- c_idx$levels
+  pos <- c_idx$index
   n <- length(cases)
   n_runs <- length(runs)
-  mi <- match(as.character(cols$method), as.character(methods))
-  ri <- if (is.null(cols$run)) rep(1L, length(mi)) else
-    match(as.character(cols$run), as.character(runs))
   col <- (mi - 1L) * n_runs + ri
-  pos <- match(cols$case, cases)
   n_col <- length(methods) * n_runs
   slot <- (col - 1) * n + pos
   where <- if (is.null(key)) "" else paste0(" in group ", format(key))
@@ -547,7 +588,10 @@ ranking_problem <- function(cols, key, call) {
     if (is.null(cols$run)) paste0("Method \"", m, "\"") else
       paste0("Method \"", m, "\", run ", format(r))
   }
-  dup <- which(duplicated(slot))
+  # counting is much cheaper than hashing; duplicated() only on error
+  no_dup <- n * n_col < .Machine$integer.max &&
+    !any(tabulate(slot, n * n_col) > 1L)
+  dup <- if (no_dup) integer() else which(duplicated(slot))
   if (length(dup)) {
     abort_aurc(
       c(
@@ -576,10 +620,17 @@ ranking_problem <- function(cols, key, call) {
       class = "aurc_error_unpaired", call = call
     )
   }
-  score <- matrix(0, n, n_col)
-  loss <- matrix(0, n, n_col)
-  score[slot] <- as.double(cols$score)
-  loss[slot] <- as.double(cols$loss)
+  # every slot once (checked above): rows already in slot order need no
+  # scatter (data sorted by method, run and case, as expand.grid() makes)
+  if (!is.unsorted(slot)) {
+    score <- matrix(as.double(cols$score), n, n_col)
+    loss <- matrix(as.double(cols$loss), n, n_col)
+  } else {
+    score <- matrix(0, n, n_col)
+    loss <- matrix(0, n, n_col)
+    score[slot] <- as.double(cols$score)
+    loss[slot] <- as.double(cols$loss)
+  }
   strata_pos <- NULL
   if (!is.null(cols$strata)) {
     first <- match(seq_len(n), pos)
@@ -616,13 +667,14 @@ check_ranking_size <- function(problem, n_reps, n_metrics, call) {
   )
 }
 
-# n x times matrix of case positions (column b = replicate b); `bar`, at
-# `done` steps: a progress bar or NULL.
+# times x n matrix of case positions (row b = replicate b), the layout of
+# a user's `indices`, which the kernel reads directly; `bar`, at `done`
+# steps: a progress bar or NULL.
 draw_indices <- function(n, times, strata_pos = NULL, bar = NULL, done = 0) {
-  out <- matrix(0L, n, times)
+  out <- matrix(0L, times, n)
   for (b in seq_len(times)) {
     progress_tick(bar, done + b - 1)
-    out[, b] <- if (is.null(strata_pos)) {
+    out[b, ] <- if (is.null(strata_pos)) {
       sample.int(n, n, replace = TRUE)
     } else {
       unlist(lapply(strata_pos, function(p) {
@@ -666,7 +718,7 @@ ranking_index_list <- function(indices, group_keys, call) {
   indices[keys]
 }
 
-# times x n user matrix -> n x times integer matrix.
+# times x n user matrix, checked; returned as an integer matrix.
 check_indices <- function(m, n, key, call) {
   where <- if (is.null(key)) "" else paste0(" for group ", format(key))
   if (!is.matrix(m) || !is.numeric(m)) {
@@ -686,7 +738,8 @@ check_indices <- function(m, n, key, call) {
       class = "aurc_error_value", call = call
     )
   }
-  rng <- if (anyNA(m)) c(NA, NA) else range(m)
+  # min() and max() are NA when any element is: no copy, no extra pass
+  rng <- c(min(m), max(m))
   if (anyNA(rng) || rng[1] < 1 || rng[2] > n ||
     (!is.integer(m) && any(m != trunc(m)))) {
     abort_aurc(
@@ -696,7 +749,7 @@ check_indices <- function(m, n, key, call) {
     )
   }
   if (!is.integer(m)) storage.mode(m) <- "integer"
-  t(m)
+  m
 }
 
 # Passes over the replicates, for the progress bar: one for all kernel
@@ -713,7 +766,7 @@ ranking_values <- function(problem, specs, idx, threads, bar = NULL,
                            done = 0) {
   n_runs <- length(problem$runs)
   n_methods <- length(problem$methods)
-  n_reps <- ncol(idx)
+  n_reps <- nrow(idx)
   kernel <- vapply(specs, function(s) s$kernel, logical(1))
   names_all <- vapply(specs, function(s) s$name, character(1))
   per_col <- stats::setNames(vector("list", length(specs)), names_all)
@@ -724,7 +777,7 @@ ranking_values <- function(problem, specs, idx, threads, bar = NULL,
       character(1))
     reps <- ranking_metrics_impl(
       problem$score, problem$loss, idx, kernel_names, threads,
-      progress_callback(bar, done)
+      progress_callback(bar, done), replicate_rows = TRUE
     )
     done <- done + n_reps
     full <- ranking_metrics_impl(
@@ -740,7 +793,7 @@ ranking_values <- function(problem, specs, idx, threads, bar = NULL,
     n_cols <- ncol(problem$score)
     vals <- matrix(NA_real_, n_reps, n_cols)
     for (b in seq_len(n_reps)) {
-      i <- idx[, b]
+      i <- idx[b, ]
       for (c in seq_len(n_cols)) {
         vals[b, c] <- s$fn(problem$score[i, c], problem$loss[i, c])
       }

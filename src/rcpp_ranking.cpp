@@ -49,20 +49,24 @@ int openmp_max_threads_impl() {
 }
 
 // score, loss: n x C (one column per method and run); indices: n x B of
-// 1-based case positions; progress: NULL or an R function called with the
-// number of replicates done. Returns B x C x M metric values.
+// 1-based case positions, or B x n with replicate_rows; progress: NULL or
+// an R function called with the number of replicates done. Returns
+// B x C x M metric values.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
                                          const Rcpp::NumericMatrix& loss,
                                          const Rcpp::IntegerMatrix& indices,
                                          const Rcpp::CharacterVector& metrics,
                                          int threads,
-                                         SEXP progress = R_NilValue) {
+                                         SEXP progress = R_NilValue,
+                                         bool replicate_rows = false) {
   const std::size_t n = static_cast<std::size_t>(score.nrow());
   const std::size_t C = static_cast<std::size_t>(score.ncol());
-  const std::size_t B = static_cast<std::size_t>(indices.ncol());
-  if (static_cast<std::size_t>(indices.nrow()) != n)
-    Rcpp::stop("indices must have one row per case");
+  const std::size_t B = static_cast<std::size_t>(
+      replicate_rows ? indices.nrow() : indices.ncol());
+  const std::size_t n_idx = static_cast<std::size_t>(
+      replicate_rows ? indices.ncol() : indices.nrow());
+  if (n_idx != n) Rcpp::stop("indices must have one entry per case");
   std::vector<const MetricEntry*> entries;
   for (R_xlen_t m = 0; m < metrics.size(); ++m) {
     const std::string name = Rcpp::as<std::string>(metrics[m]);
@@ -84,7 +88,7 @@ Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
   out.attr("dim") = Rcpp::IntegerVector::create(
       static_cast<int>(B), static_cast<int>(C), static_cast<int>(M));
   bootstrap_metrics(cols, n, indices.begin(), B, entries, threads,
-                    out.begin(), check, RProgress{progress});
+                    out.begin(), check, RProgress{progress}, replicate_rows);
   return out;
 }
 

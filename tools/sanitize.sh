@@ -27,16 +27,17 @@ $CXX -std=c++14 -O1 -g $SAN -fopenmp -Wall -Isrc tests/cpp/test_core.cpp \
 echo "== package built with ASan/UBSan into $LIB"
 mkdir -p "$LIB"
 MAKEVARS=$(mktemp)
-trap 'rm -f "$MAKEVARS"' EXIT
+# the next build of the normal package must not reuse sanitized objects,
+# even when this script fails half way
+trap 'rm -f "$MAKEVARS" src/*.o src/*.so' EXIT
 cat > "$MAKEVARS" <<MK
 CXXFLAGS = -g -O1 $SAN
 CXX14FLAGS = -g -O1 $SAN
 LDFLAGS = $SAN
 MK
+# --no-test-load: the load test would run R without the ASan runtime first
 R_MAKEVARS_USER="$MAKEVARS" R CMD INSTALL --preclean --no-multiarch \
-  -l "$LIB" .
-# the next build of the normal package must not reuse sanitized objects
-rm -f src/*.o src/*.so
+  --no-test-load -l "$LIB" .
 
 echo "== testthat suite under ASan/UBSan"
 LD_PRELOAD="$ASAN_RT" R_LIBS="$LIB" NOT_CRAN=true "$RSCRIPT" tools/run-tests.R

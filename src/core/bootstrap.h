@@ -461,22 +461,33 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
 
 // Replicates given as drawn case positions (the ranking, SPEC Sec. 7).
 //   indices  n x B, column-major: the 1-based case positions drawn in each
-//            replicate (validated by the caller: every value in 1..n)
+//            replicate (validated by the caller: every value in 1..n); with
+//            replicate_rows, B x n instead (one row per replicate, the layout
+//            users hand in, read without a transposed copy)
 //   out      B x C x M, column-major (replicate fastest)
 template <class Check = NoCheck, class Progress = NoProgress>
 int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
                       const int* indices, std::size_t B,
                       const std::vector<const MetricEntry*>& metrics,
                       int threads, double* out, Check check = Check(),
-                      Progress progress = Progress()) {
+                      Progress progress = Progress(),
+                      bool replicate_rows = false) {
   std::vector<MetricSpec> specs;
   for (const MetricEntry* m : metrics) specs.push_back(m->spec);
   auto fill = [&](std::size_t b0, std::size_t nb, double* counts) {
     std::fill(counts, counts + n * kBlock, 0.0);
-    for (std::size_t r = 0; r < nb; ++r) {
-      const int* draw = indices + (b0 + r) * n;
-      for (std::size_t i = 0; i < n; ++i)
-        counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] += 1.0;
+    if (replicate_rows) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const int* draws = indices + b0 + i * B;  // case i, replicates
+        for (std::size_t r = 0; r < nb; ++r)
+          counts[static_cast<std::size_t>(draws[r] - 1) * kBlock + r] += 1.0;
+      }
+    } else {
+      for (std::size_t r = 0; r < nb; ++r) {
+        const int* draw = indices + (b0 + r) * n;
+        for (std::size_t i = 0; i < n; ++i)
+          counts[static_cast<std::size_t>(draw[i] - 1) * kBlock + r] += 1.0;
+      }
     }
   };
   return replicate_metrics(cols, n, B, specs, threads, fill, out, check,

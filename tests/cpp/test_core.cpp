@@ -526,6 +526,14 @@ void test_bootstrap_replicates() {
     aurc::bootstrap_metrics(cols, n, idx.data(), B, metrics, 2, out2.data());
     aurc::bootstrap_metrics(plain, n, idx.data(), B, metrics, 2, out3.data());
     CHECK(same_values(out1, out2));
+    // the same draws as a B x n matrix (one row per replicate)
+    std::vector<int> idx_rows(n * B);
+    for (std::size_t b = 0; b < B; ++b)
+      for (std::size_t i = 0; i < n; ++i) idx_rows[b + i * B] = idx[b * n + i];
+    std::vector<double> out4(B * C * M);
+    aurc::bootstrap_metrics(cols, n, idx_rows.data(), B, metrics, 2,
+                            out4.data(), aurc::NoCheck(), aurc::NoProgress(), true);
+    CHECK(same_values(out1, out4));
     for (std::size_t i = 0; i < B * C * M; ++i) {
       const std::size_t m = i / (B * C);
       if (metrics[m]->by_loss)
