@@ -41,6 +41,14 @@ batch_study_impl <- function(score, loss, batch_sizes, estimators, times) {
     .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times)
 }
 
+influence_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins) {
+    .Call(`_aurc_influence_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins)
+}
+
+influence_se_impl <- function(influence, case_weights, stratum) {
+    .Call(`_aurc_influence_se_impl`, influence, case_weights, stratum)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }
