@@ -395,8 +395,10 @@ inline void influence_risk_at_coverage(const GroupVectors& gv, double N,
 // Coverage at risk r: c = P(s >= q) where q solves m(q) = r P(s >= q).
 // Implicit differentiation of E[1(s >= q)(loss - r)] = 0 gives
 //   IF = 1(s >= q) (1 + (loss - r) / (r - r(q))) - c,
-// r(q) the local loss rate at q (the density cancels again). A locked
-// threshold gives 1(s >= q) - c; c = 0 (no threshold qualifies) or c = 1
+// r(q) the local loss rate at q (the density cancels again). With a tied
+// threshold group of at least sqrt(N) samples the coverage jumps between
+// neighbouring groups whose risks straddle r: not differentiable, so NaN
+// influence (no analytic interval). c = 0 (no threshold qualifies) or c = 1
 // (all accepted) is held fixed (zero influence). NaN influence when the
 // local rate does not exceed r (the crossing cannot be located).
 inline void influence_coverage_at_risk(const GroupVectors& gv, double N,
@@ -418,14 +420,9 @@ inline void influence_coverage_at_risk(const GroupVectors& gv, double N,
   out.estimate = best;
   if (gstar == G || gstar == glast) return;
   const double c = best;
-  if (threshold_locked(gv.count[gstar], N)) {
-    for (std::size_t g = gstar; g < G; ++g) out.a[g] = 1.0;
-    for (std::size_t g = 0; g < G; ++g) out.a[g] -= c;
-    return;
-  }
   const double rq = local_loss_rate(gv, gstar, N);
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (!(rq > risk)) {
+  if (!(rq > risk) || threshold_locked(gv.count[gstar], N)) {
     for (std::size_t g = 0; g < G; ++g) out.a[g] = nan;
     return;
   }
