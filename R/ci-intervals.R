@@ -216,7 +216,7 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
       c(
         "{.arg {names(ignored)[ignored]}} {?is/are} ignored for
          {.code method = \"analytic\"}.",
-        i = "They apply to {.code method = \"bootstrap\"}."
+        i = "These options apply to {.code method = \"bootstrap\"}."
       ),
       class = "aurc_warning_ignored"
     )
