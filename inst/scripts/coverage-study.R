@@ -1,0 +1,182 @@
+# coverage-study.R
+#
+# How honest are the intervals of aurc::selective_ci_vec()? Makes the table
+# inst/extdata/interval-coverage.csv shown in the vignette
+# "How honest are the intervals?".
+#
+# What it does
+# * Four data-generating models, with a latent z ~ N(0, 1):
+#     binary       failure ~ Bernoulli(plogis(-1 - 1.5 z)), score pnorm(z)
+#                  (continuous: no ties)
+#     binary_ties  the same, score rounded to 2 decimals (100 tie groups)
+#     cont         loss = Exp(1) * plogis(-z) (a continuous loss), score z
+#     cont_ties    the same, score rounded to 1 decimal (about 80 groups)
+# * The population value of every metric is its value on one sample of
+#   n = 1e7 from the model (`pop_n`).
+# * For each model and n in `ns` (100, 1000, 10000), `reps` (1000) data
+#   sets are drawn; on each, the 95% interval of every metric and method is
+#   computed, and we record whether it covers the population value.
+# * Metrics: the AURC with the estimators alpha, alpha_prime, 2sele and
+#   trapezoid, AUGRC, E-AURC, NAURC, risk at coverage 0.7, coverage at risk
+#   (0.15 for 0/1 losses, 0.2 for the continuous loss), and for 0/1 losses
+#   also the failure AUROC, failure AUPR, E-AUGRC and ECE (10 equal-width
+#   bins, confidence = pnorm(z)).
+# * Methods: "analytic" always; the bootstrap types ("percentile", "bca",
+#   "normal", `boot_times` replicates each) only when the package has its
+#   bootstrap engine (aurc:::ci_bootstrap) and `run_bootstrap` is TRUE.
+#
+# Output columns: model, loss, ties, n, metric, estimator, method, reps
+# (data sets with a finite interval), missing (data sets without one),
+# coverage, below (share of intervals entirely below the population value),
+# above, width (mean), se_ratio (mean analytic SE / sd of the estimates),
+# population (the population value).
+#
+# Run from the package root with the package installed:
+#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap]
+# Seeds are fixed (`seed`), so the table is reproducible.
+
+args <- commandArgs(trailingOnly = TRUE)
+reps <- if (length(args) >= 1) as.integer(args[1]) else 1000L
+pop_n <- if (length(args) >= 2) as.numeric(args[2]) else 1e7
+run_bootstrap <- if (length(args) >= 3) as.logical(args[3]) else TRUE
+ns <- c(100, 1000, 10000)
+boot_times <- 1000
+seed <- 2026
+out_file <- file.path("inst", "extdata", "interval-coverage.csv")
+
+library(aurc)
+
+models <- list(
+  binary = list(loss = "0/1", ties = FALSE),
+  binary_ties = list(loss = "0/1", ties = TRUE),
+  cont = list(loss = "continuous", ties = FALSE),
+  cont_ties = list(loss = "continuous", ties = TRUE)
+)
+
+draw <- function(model, n) {
+  z <- stats::rnorm(n)
+  if (models[[model]]$loss == "0/1") {
+    loss <- stats::rbinom(n, 1, stats::plogis(-1 - 1.5 * z))
+    score <- stats::pnorm(z)
+    if (models[[model]]$ties) score <- round(score, 2)
+  } else {
+    loss <- stats::rexp(n) * stats::plogis(-z)
+    score <- if (models[[model]]$ties) round(z, 1) else z
+  }
+  list(score = score, loss = loss)
+}
+
+# (metric, estimator) pairs of a model
+settings <- function(model) {
+  binary <- models[[model]]$loss == "0/1"
+  rows <- data.frame(
+    metric = c("aurc", "aurc", "aurc", "aurc", "augrc", "eaurc", "naurc",
+               "risk_at_coverage", "coverage_at_risk"),
+    estimator = c("alpha", "alpha_prime", "2sele", "trapezoid", "alpha",
+                  "alpha", "alpha", "alpha", "alpha")
+  )
+  if (binary) {
+    rows <- rbind(rows, data.frame(
+      metric = c("failure_auroc", "failure_aupr", "eaugrc", "ece"),
+      estimator = "alpha"
+    ))
+  }
+  rows
+}
+
+risk_of <- function(model) {
+  if (models[[model]]$loss == "0/1") 0.15 else 0.2
+}
+
+# every interval on one data set: a data frame (metric, estimator, method,
+# estimate, lower, upper, std_error)
+intervals <- function(model, d, methods) {
+  st <- settings(model)
+  parts <- list()
+  for (est in unique(st$estimator)) {
+    m <- st$metric[st$estimator == est]
+    for (meth in methods) {
+      res <- suppressWarnings(selective_ci_vec(
+        d$score, d$loss,
+        metrics = m, estimator = est, coverage = 0.7,
+        risk = risk_of(model),
+        method = if (meth == "analytic") "analytic" else "bootstrap",
+        type = if (meth == "analytic") "percentile" else meth,
+        times = if (meth == "analytic") 2000 else boot_times
+      ))
+      parts[[length(parts) + 1]] <- data.frame(
+        metric = res$.metric, estimator = est, method = meth,
+        estimate = res$.estimate, lower = res$.lower, upper = res$.upper,
+        std_error = res$.std_error
+      )
+    }
+  }
+  do.call(rbind, parts)
+}
+
+population <- function(model) {
+  set.seed(seed)
+  d <- draw(model, pop_n)
+  st <- settings(model)
+  vals <- numeric(nrow(st))
+  for (i in seq_len(nrow(st))) {
+    m <- st$metric[i]
+    vals[i] <- if (m == "ece") {
+      ece_vec(d$score, 1 - d$loss, binning = "equal_width", n_bins = 10)
+    } else {
+      selective_metrics_vec(d$score, d$loss,
+        metrics = m,
+        estimator = st$estimator[i], coverage = 0.7, risk = risk_of(model)
+      )$.estimate
+    }
+  }
+  cbind(st, population = vals)
+}
+
+has_boot <- is.function(get0("ci_bootstrap", asNamespace("aurc"),
+  inherits = FALSE
+))
+methods <- c("analytic", if (has_boot && run_bootstrap) {
+  c("percentile", "bca", "normal")
+})
+
+results <- list()
+for (model in names(models)) {
+  pop <- population(model)
+  message(model, ": population values from n = ", format(pop_n))
+  for (n in ns) {
+    set.seed(seed + n)
+    runs <- vector("list", reps)
+    for (r in seq_len(reps)) {
+      runs[[r]] <- cbind(rep = r, intervals(model, draw(model, n), methods))
+    }
+    all <- do.call(rbind, runs)
+    all <- merge(all, pop, by = c("metric", "estimator"))
+    key <- interaction(all$metric, all$estimator, all$method, drop = TRUE)
+    summ <- lapply(split(all, key), function(x) {
+      ok <- is.finite(x$lower) & is.finite(x$upper)
+      y <- x[ok, ]
+      data.frame(
+        model = model, loss = models[[model]]$loss,
+        ties = models[[model]]$ties, n = n, metric = x$metric[1],
+        estimator = x$estimator[1], method = x$method[1],
+        reps = sum(ok), missing = sum(!ok),
+        coverage = mean(y$lower <= y$population & y$population <= y$upper),
+        below = mean(y$upper < y$population),
+        above = mean(y$lower > y$population),
+        width = mean(y$upper - y$lower),
+        se_ratio = mean(y$std_error) / stats::sd(x$estimate, na.rm = TRUE),
+        population = x$population[1]
+      )
+    })
+    results[[length(results) + 1]] <- do.call(rbind, summ)
+    message("  n = ", n, " done")
+  }
+}
+table <- do.call(rbind, results)
+rownames(table) <- NULL
+table <- table[order(table$model, table$metric, table$estimator,
+  table$method, table$n), ]
+attr(table, "reps") <- reps
+utils::write.csv(table, out_file, row.names = FALSE)
+message("wrote ", out_file)
