@@ -32,17 +32,29 @@
 # population (the population value).
 #
 # Run from the package root with the package installed:
-#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap]
-# Seeds are fixed (`seed`), so the table is reproducible.
+#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap] [models]
+# `models` (comma-separated, default all four) lets the models run as
+# separate processes: each writes a part file, and the process that finds
+# every part present writes the table and removes the parts. Seeds are
+# fixed per model (`seed`), so the table does not depend on the split.
 
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1) as.integer(args[1]) else 1000L
 pop_n <- if (length(args) >= 2) as.numeric(args[2]) else 1e7
 run_bootstrap <- if (length(args) >= 3) as.logical(args[3]) else TRUE
+all_models <- c("binary", "binary_ties", "cont", "cont_ties")
+run_models <- if (length(args) >= 4) {
+  strsplit(args[4], ",", fixed = TRUE)[[1]]
+} else {
+  all_models
+}
 ns <- c(100, 1000, 10000)
 boot_times <- 1000
 seed <- 2026
 out_file <- file.path("inst", "extdata", "interval-coverage.csv")
+part_file <- function(model) {
+  file.path("inst", "extdata", paste0("interval-coverage-part-", model, ".csv"))
+}
 
 library(aurc)
 
@@ -115,20 +127,24 @@ intervals <- function(model, d, methods) {
 }
 
 population <- function(model) {
-  set.seed(seed)
+  set.seed(seed + match(model, all_models))
   d <- draw(model, pop_n)
   st <- settings(model)
   vals <- numeric(nrow(st))
-  for (i in seq_len(nrow(st))) {
-    m <- st$metric[i]
-    vals[i] <- if (m == "ece") {
-      ece_vec(d$score, 1 - d$loss, binning = "equal_width", n_bins = 10)
-    } else {
-      selective_metrics_vec(d$score, d$loss,
-        metrics = m,
-        estimator = st$estimator[i], coverage = 0.7, risk = risk_of(model)
-      )$.estimate
-    }
+  for (est in unique(st$estimator)) {
+    rows <- which(st$estimator == est & st$metric != "ece")
+    v <- selective_metrics_vec(d$score, d$loss,
+      metrics = unique(st$metric[rows]), estimator = est, coverage = 0.7,
+      risk = risk_of(model)
+    )
+    vals[rows] <- v$.estimate[match(st$metric[rows], v$.metric)]
+  }
+  e <- which(st$metric == "ece")
+  if (length(e)) {
+    vals[e] <- ece_vec(d$score, 1 - d$loss,
+      binning = "equal_width",
+      n_bins = 10
+    )
   }
   cbind(st, population = vals)
 }
@@ -140,12 +156,12 @@ methods <- c("analytic", if (has_boot && run_bootstrap) {
   c("percentile", "bca", "normal")
 })
 
-results <- list()
-for (model in names(models)) {
+for (model in run_models) {
+  results <- list()
   pop <- population(model)
   message(model, ": population values from n = ", format(pop_n))
   for (n in ns) {
-    set.seed(seed + n)
+    set.seed(seed + 100 * match(model, all_models) + n)
     runs <- vector("list", reps)
     for (r in seq_len(reps)) {
       runs[[r]] <- cbind(rep = r, intervals(model, draw(model, n), methods))
@@ -173,10 +189,16 @@ for (model in names(models)) {
     message("  n = ", n, " done")
   }
 }
-table <- do.call(rbind, results)
-rownames(table) <- NULL
-table <- table[order(table$model, table$metric, table$estimator,
-  table$method, table$n), ]
-attr(table, "reps") <- reps
-utils::write.csv(table, out_file, row.names = FALSE)
-message("wrote ", out_file)
+  part <- do.call(rbind, results)
+  utils::write.csv(part, part_file(model), row.names = FALSE)
+  message("wrote ", part_file(model))
+}
+
+if (all(file.exists(part_file(all_models)))) {
+  table <- do.call(rbind, lapply(part_file(all_models), utils::read.csv))
+  table <- table[order(table$model, table$metric, table$estimator,
+    table$method, table$n), ]
+  utils::write.csv(table, out_file, row.names = FALSE)
+  file.remove(part_file(all_models))
+  message("wrote ", out_file)
+}
