@@ -69,12 +69,12 @@ certify_threshold <- function(score, failure, target_risk, delta = 0.001,
   target_risk <- check_number(target_risk, 0, 1, open = TRUE, call = call)
   delta <- check_number(delta, 0, 1, open = TRUE, call = call)
   curve <- certify_curve(score, failure, na_rm, call)
-  D <- length(curve$threshold)
+  n_thr <- length(curve$threshold)
   # ascending order of thresholds: z = 1 is the lowest (full coverage)
-  asc <- rev(seq_len(D))
-  k <- max(1L, as.integer(ceiling(log2(D))))
+  asc <- rev(seq_len(n_thr))
+  k <- max(1L, as.integer(ceiling(log2(n_thr))))
   z_min <- 1L
-  z_max <- D
+  z_max <- n_thr
   steps <- vector("list", k)
   for (i in seq_len(k)) {
     z <- as.integer(ceiling((z_min + z_max) / 2))

@@ -218,7 +218,7 @@ influence_std_error <- function(influence, case_weights = NULL,
   } else {
     case_weights
   }
-  N <- sum(w)
+  total <- sum(w)
   if (is.null(cluster)) {
     unit_total <- influence
     unit_freq <- w
@@ -246,5 +246,5 @@ influence_std_error <- function(influence, case_weights = NULL,
   mean_h <- as.vector(rowsum(fr * x, h)) / n_h
   ss_h <- as.vector(rowsum(fr * (x - mean_h[as.integer(h)])^2, h))
   if (any(n_h <= 1)) return(NA_real_)
-  sqrt(sum(ss_h * n_h / (n_h - 1))) / N
+  sqrt(sum(ss_h * n_h / (n_h - 1))) / total
 }

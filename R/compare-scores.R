@@ -173,11 +173,11 @@ select_score_columns <- function(data, quo, call) {
 # One group: the estimates of every score and the tests of every pair.
 compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
                           call) {
-  K <- length(scores)
+  n_scores <- length(scores)
   n <- length(scores[[1]])
-  pairs <- utils::combn(K, 2)
+  pairs <- utils::combn(n_scores, 2)
   na_result <- function(n_cases, n_failures) {
-    est <- rep(NA_real_, K)
+    est <- rep(NA_real_, n_scores)
     compare_tables(cols, pairs, est, est, est, est, rep(NA_real_, ncol(pairs)),
       rep(NA_real_, ncol(pairs)), rep(NA_real_, ncol(pairs)),
       rep(NA_real_, ncol(pairs)), rep(NA_real_, ncol(pairs)), p_adjust,
@@ -236,9 +236,8 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   if (is.null(strata) && spec$metrics == "failure_auroc") strata <- input$loss
   se_of <- function(x) {
     if (is.null(strata) && is.null(input$cluster)) {
-      N <- n_cases
       ww <- if (is.null(w)) 1 else w
-      return(sqrt(sum(ww * x^2) * N / (N - 1)) / N)
+      return(sqrt(sum(ww * x^2) * n_cases / (n_cases - 1)) / n_cases)
     }
     influence_std_error(x, w, strata, input$cluster)
   }
@@ -355,8 +354,8 @@ metric_label <- function(metric) {
 #'
 #' One line per pair of scores: the difference of the metric (score a minus
 #' score b) with its confidence interval and a dashed line at no difference;
-#' the adjusted p-value is printed under each pair's name. Grouped comparisons get one panel
-#' per group.
+#' the adjusted p-value is printed under each pair's name. Grouped
+#' comparisons get one panel per group.
 #'
 #' @param object An `aurc_comparison` from [compare_scores()].
 #' @param ... Not used; must be empty.

@@ -36,9 +36,9 @@ cases <- list(
     ci = function() selective_ci_vec(score, loss, metrics = "eaurc")
   ),
   aurc_and_augrc = list(
-    point = function() selective_metrics_vec(score, loss,
-      metrics = c("aurc", "augrc")
-    ),
+    point = function() {
+      selective_metrics_vec(score, loss, metrics = c("aurc", "augrc"))
+    },
     ci = function() selective_ci_vec(score, loss)
   )
 )

@@ -437,14 +437,14 @@ literal_weight_mse <- function(r, n, estimator) {
 # h while the total weight is held fixed, so d metric = IF_i / N * h.
 # `f(w)` evaluates the metric with case weights w. Central differences.
 numeric_influence <- function(f, w, i, h = 1e-5) {
-  N <- sum(w)
+  total <- sum(w)
   up <- w
   up[i] <- up[i] + h
-  up <- up * N / (N + h)
+  up <- up * total / (total + h)
   down <- w
   down[i] <- down[i] - h
-  down <- down * N / (N - h)
-  (f(up) - f(down)) / (2 * h) * N
+  down <- down * total / (total - h)
+  (f(up) - f(down)) / (2 * h) * total
 }
 
 # Trapezoid AUGRC as a V-statistic with kernel
@@ -494,6 +494,6 @@ literal_population_optimum <- function(l, w = rep(1, length(l))) {
   lam <- sort(unique(l))
   mass <- vapply(lam, function(v) sum(w[l == v]), numeric(1)) / sum(w)
   cum <- cumsum(mass)
-  K <- function(t) ifelse(t > 0, t - t * log(t), 0)
-  sum(lam * (K(cum) - K(c(0, utils::head(cum, -1)))))
+  k_int <- function(t) ifelse(t > 0, t - t * log(t), 0)
+  sum(lam * (k_int(cum) - k_int(c(0, utils::head(cum, -1)))))
 }

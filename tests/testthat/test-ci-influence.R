@@ -7,9 +7,9 @@ test_that("influence values match numerical derivatives, ties and weights", {
   w <- sample(c(1, 2, 3), n, replace = TRUE)
   conf <- round(runif(n), 2)
   cases <- list(
-    list("aurc", lc, function(ww, e) aurc_vec(s, lc, estimator = e,
-      case_weights = ww
-    )),
+    list("aurc", lc, function(ww, e) {
+      aurc_vec(s, lc, estimator = e, case_weights = ww)
+    }),
     list("augrc", lc, function(ww, e) augrc_vec(s, lc, case_weights = ww)),
     list("failure_auroc", f, function(ww, e) {
       failure_auroc_vec(s, f, case_weights = ww)

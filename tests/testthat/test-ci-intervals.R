@@ -88,9 +88,10 @@ test_that("cluster and strata variances follow their formulas", {
   st <- rep(1:2, 100)
   inf <- metric_influence(s, l, NULL, "aurc")$influence
   tot <- tapply(inf, cl, sum)
-  G <- length(tot)
-  se_cl <- sqrt(sum((tot - mean(tot))^2) * G / (G - 1)) / n
-  expect_equal(selective_ci_vec(s, l, metrics = "aurc", cluster = cl)$.std_error,
+  g <- length(tot)
+  se_cl <- sqrt(sum((tot - mean(tot))^2) * g / (g - 1)) / n
+  out <- selective_ci_vec(s, l, metrics = "aurc", cluster = cl)
+  expect_equal(out$.std_error,
     se_cl,
     tolerance = 1e-12
   )
@@ -141,7 +142,9 @@ test_that("analytic standard errors agree with a plain bootstrap", {
     check(tied, f, "aurc", est, function(i) {
       aurc_vec(tied[i], f[i], estimator = est)
     })
-    check(z, lc, "aurc", est, function(i) aurc_vec(z[i], lc[i], estimator = est))
+    check(z, lc, "aurc", est, function(i) {
+      aurc_vec(z[i], lc[i], estimator = est)
+    })
   }
   check(tied, f, "augrc", fn = function(i) augrc_vec(tied[i], f[i]))
   check(z, lc, "augrc", fn = function(i) augrc_vec(z[i], lc[i]))
@@ -179,7 +182,9 @@ test_that("NA handling follows the metrics", {
 test_that("undefined metrics give NA with the metric's classed warning", {
   s <- c(0.9, 0.8, 0.5, 0.4)
   expect_warning(
-    out <- selective_ci_vec(s, c(0, 0, 0, 0), metrics = c("aurc", "failure_auroc")),
+    out <- selective_ci_vec(s, c(0, 0, 0, 0),
+      metrics = c("aurc", "failure_auroc")
+    ),
     class = "aurc_warning_one_class"
   )
   expect_equal(out$.estimate[1], 0)

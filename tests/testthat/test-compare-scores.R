@@ -99,7 +99,8 @@ test_that("grouped data frames, NA and weights", {
   expect_equal(out$tests$p_value[2], one$tests$p_value)
   df2 <- df
   df2$good[3] <- NA
-  expect_true(all(is.na(compare_scores(df2, c(good, poor), failure)$tests$p_value)))
+  out <- compare_scores(df2, c(good, poor), failure)
+  expect_true(all(is.na(out$tests$p_value)))
   expect_equal(
     compare_scores(df2, c(good, poor), failure, na_rm = TRUE)$tests,
     compare_scores(df2[-3, ], c(good, poor), failure)$tests
