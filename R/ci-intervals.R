@@ -77,7 +77,10 @@
 #'   coverage = 0.8
 #' )
 #' df <- data.frame(score, failure, model = rep(c("a", "b"), n / 2))
-#' selective_ci(dplyr::group_by(df, model), score, failure)
+#' selective_ci(df, score, failure, metrics = "failure_auroc")
+#' if (requireNamespace("dplyr", quietly = TRUE)) {
+#'   selective_ci(dplyr::group_by(df, model), score, failure)
+#' }
 #' @export
 selective_ci <- function(data, score, loss, ..., metrics = c("aurc", "augrc"),
                          method = c("analytic", "bootstrap"),

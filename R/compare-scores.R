@@ -210,11 +210,16 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   s_list <- lapply(inputs, `[[`, "score")
   z <- stats::qnorm((1 + spec$conf_level) / 2)
   if (spec$ci_method == "bootstrap") {
-    res <- ci_bootstrap_rows(spec, input, indices, call, scores = s_list)
+    res <- ci_bootstrap_rows(spec, input, indices, call,
+      scores = stats::setNames(s_list, cols)
+    )
     est <- as.numeric(res$estimate[, 1])
     d <- as.data.frame(res$diff)
     d <- d[d$metric == spec$metrics, , drop = FALSE]
-    row <- match(paste(pairs[1, ], pairs[2, ]), paste(d$a, d$b))
+    row <- match(
+      paste(cols[pairs[1, ]], cols[pairs[2, ]], sep = "\r"),
+      paste(d$score_a, d$score_b, sep = "\r")
+    )
     diff <- est[pairs[1, ]] - est[pairs[2, ]]
     se_d <- d$std_error[row]
     return(compare_tables(cols, pairs, est, as.numeric(res$lower[, 1]),
