@@ -108,14 +108,20 @@ intervals <- function(model, d, methods) {
   for (est in unique(st$estimator)) {
     m <- st$metric[st$estimator == est]
     for (meth in methods) {
-      res <- suppressWarnings(selective_ci_vec(
-        d$score, d$loss,
-        metrics = m, estimator = est, coverage = 0.7,
-        risk = risk_of(model),
-        method = if (meth == "analytic") "analytic" else "bootstrap",
-        type = if (meth == "analytic") "percentile" else meth,
-        times = if (meth == "analytic") 2000 else boot_times
-      ))
+      res <- if (meth == "analytic") {
+        suppressWarnings(selective_ci_vec(
+          d$score, d$loss,
+          metrics = m, estimator = est, coverage = 0.7,
+          risk = risk_of(model)
+        ))
+      } else {
+        suppressWarnings(selective_ci_vec(
+          d$score, d$loss,
+          metrics = m, estimator = est, coverage = 0.7,
+          risk = risk_of(model), method = "bootstrap", type = meth,
+          times = boot_times
+        ))
+      }
       parts[[length(parts) + 1]] <- data.frame(
         metric = res$.metric, estimator = est, method = meth,
         estimate = res$.estimate, lower = res$.lower, upper = res$.upper,
