@@ -194,7 +194,6 @@ for (model in run_models) {
     results[[length(results) + 1]] <- do.call(rbind, summ)
     message("  n = ", n, " done")
   }
-}
   part <- do.call(rbind, results)
   utils::write.csv(part, part_file(model), row.names = FALSE)
   message("wrote ", part_file(model))
