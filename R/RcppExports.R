@@ -73,6 +73,14 @@ batch_study_impl <- function(score, loss, batch_sizes, estimators, times, progre
     .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times, progress)
 }
 
+influence_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins) {
+    .Call(`_aurc_influence_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins)
+}
+
+influence_se_impl <- function(influence, case_weights, stratum) {
+    .Call(`_aurc_influence_se_impl`, influence, case_weights, stratum)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }
@@ -101,8 +109,8 @@ openmp_max_threads_impl <- function() {
     .Call(`_aurc_openmp_max_threads_impl`)
 }
 
-ranking_metrics_impl <- function(score, loss, indices, metrics, threads, progress = NULL) {
-    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads, progress)
+ranking_metrics_impl <- function(score, loss, indices, metrics, threads, progress = NULL, replicate_rows = FALSE) {
+    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads, progress, replicate_rows)
 }
 
 signed_rank_test_impl <- function(x, y, alternative, correct) {

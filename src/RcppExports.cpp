@@ -273,6 +273,37 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// influence_impl
+Rcpp::List influence_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int n_bins);
+RcppExport SEXP _aurc_influence_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type estimator(estimatorSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type optimum(optimumSEXP);
+    Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
+    Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
+    Rcpp::traits::input_parameter< int >::type n_bins(n_binsSEXP);
+    rcpp_result_gen = Rcpp::wrap(influence_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins));
+    return rcpp_result_gen;
+END_RCPP
+}
+// influence_se_impl
+double influence_se_impl(const Rcpp::NumericVector& influence, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& stratum);
+RcppExport SEXP _aurc_influence_se_impl(SEXP influenceSEXP, SEXP case_weightsSEXP, SEXP stratumSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type influence(influenceSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type stratum(stratumSEXP);
+    rcpp_result_gen = Rcpp::wrap(influence_se_impl(influence, case_weights, stratum));
+    return rcpp_result_gen;
+END_RCPP
+}
 // metrics_impl
 Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
 RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
@@ -364,8 +395,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ranking_metrics_impl
-Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads, SEXP progress);
-RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP, SEXP progressSEXP) {
+Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads, SEXP progress, bool replicate_rows);
+RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP, SEXP progressSEXP, SEXP replicate_rowsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
@@ -374,7 +405,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads, progress));
+    Rcpp::traits::input_parameter< bool >::type replicate_rows(replicate_rowsSEXP);
+    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads, progress, replicate_rows));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -474,6 +506,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},
     {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 6},
+    {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 10},
+    {"_aurc_influence_se_impl", (DL_FUNC) &_aurc_influence_se_impl, 3},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
     {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 10},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
@@ -481,7 +515,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},
-    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 6},
+    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 7},
     {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
     {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
     {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},

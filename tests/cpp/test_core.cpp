@@ -23,6 +23,7 @@
 #include "core/small_sort.h"
 #include "core/pav.h"
 #include "core/smooth_ece.h"
+#include "core/influence.h"
 
 namespace {
 
@@ -1495,6 +1496,101 @@ void test_pav() {
           a.mean_score == b.mean_score);
   }
 }
+// Influence values (core/influence.h) against numerical derivatives of the
+// point-estimate kernels: sample i's weight grows by h with the total held
+// fixed, so the metric moves by IF_i / N * h. Ties and weights included.
+double metric_value(aurc::Metric m, aurc::Estimator est,
+                    const std::vector<double>& s, const std::vector<double>& l,
+                    const std::vector<double>& w) {
+  aurc::Presorted p;
+  aurc::presort(s.data(), s.size(), p);
+  const aurc::PresortedGroups g{p, l.data(), w.data()};
+  double n = 0;
+  for (double x : w) n += x;
+  switch (m) {
+    case aurc::Metric::aurc: return aurc::aurc_estimate(est, g, n);
+    case aurc::Metric::augrc: return aurc::augrc_trapezoid(g, n);
+    case aurc::Metric::failure_auroc: return aurc::failure_auroc(g);
+    case aurc::Metric::failure_aupr: return aurc::failure_aupr(g);
+    default: return std::nan("");
+  }
+}
+
+void test_influence() {
+  std::mt19937_64 rng(99);
+  std::normal_distribution<double> norm;
+  std::uniform_real_distribution<double> unif(0, 1);
+  const std::size_t n = 45;
+  std::vector<double> s(n), l(n), f(n), w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s[i] = std::round(norm(rng) * 4) / 4;  // ties
+    l[i] = -std::log(unif(rng));
+    f[i] = unif(rng) < 0.35 ? 1.0 : 0.0;
+    w[i] = 1.0 + std::floor(unif(rng) * 3);
+  }
+  struct Case { aurc::Metric m; aurc::Estimator est; bool binary; };
+  const Case cases[] = {
+      {aurc::Metric::aurc, aurc::Estimator::alpha, false},
+      {aurc::Metric::aurc, aurc::Estimator::alpha_prime, false},
+      {aurc::Metric::aurc, aurc::Estimator::sele, false},
+      {aurc::Metric::aurc, aurc::Estimator::two_sele, false},
+      {aurc::Metric::aurc, aurc::Estimator::trapezoid, false},
+      {aurc::Metric::augrc, aurc::Estimator::alpha, false},
+      {aurc::Metric::failure_auroc, aurc::Estimator::alpha, true},
+      {aurc::Metric::failure_aupr, aurc::Estimator::alpha, true}};
+  for (const Case& c : cases) {
+    const std::vector<double>& loss = c.binary ? f : l;
+    aurc::InfluenceOptions o;
+    o.estimator = c.est;
+    aurc::InfluenceData d;
+    aurc::prepare_influence(s.data(), loss.data(), w.data(), n, d);
+    std::vector<double> inf(n);
+    const double est = aurc::metric_influence(d, c.m, o, inf.data());
+    CHECK(close(est, metric_value(c.m, c.est, s, loss, w)));
+    double N = 0, sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      N += w[i];
+      sum += w[i] * inf[i];
+    }
+    CHECK(std::fabs(sum) < 1e-9);
+    const double h = 1e-5;
+    for (std::size_t i : {std::size_t(0), std::size_t(11), std::size_t(30)}) {
+      std::vector<double> up = w, down = w;
+      up[i] += h;
+      down[i] -= h;
+      for (auto& x : up) x *= N / (N + h);
+      for (auto& x : down) x *= N / (N - h);
+      const double num = (metric_value(c.m, c.est, s, loss, up) -
+                          metric_value(c.m, c.est, s, loss, down)) /
+                         (2 * h) * N;
+      CHECK(std::fabs(num - inf[i]) < 1e-6 * std::max(1.0, std::fabs(num)));
+    }
+  }
+  // DeLong's variance: strata = classes, n_k - 1 denominators
+  aurc::InfluenceData d;
+  aurc::prepare_influence(s.data(), f.data(), nullptr, n, d);
+  std::vector<double> inf(n);
+  aurc::InfluenceOptions o;
+  const double auc = aurc::metric_influence(d, aurc::Metric::failure_auroc, o,
+                                            inf.data());
+  double s10 = 0, s01 = 0, m = 0, k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = 0, cnt = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (f[i] == f[j]) continue;
+      const double a = f[i] == 0 ? s[i] : s[j], b = f[i] == 0 ? s[j] : s[i];
+      v += (a > b) + 0.5 * (a == b);
+      cnt += 1;
+    }
+    v /= cnt;
+    if (f[i] == 0) { s10 += (v - auc) * (v - auc); m += 1; }
+    else { s01 += (v - auc) * (v - auc); k += 1; }
+  }
+  const double delong = s10 / (m - 1) / m + s01 / (k - 1) / k;
+  const double se = aurc::influence_se(inf.data(), nullptr, f.data(), n);
+  CHECK(close(se * se, delong, 1e-10));
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -1528,6 +1624,7 @@ int main() {
   test_batch_study();
   test_smooth_ece();
   test_pav();
+  test_influence();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

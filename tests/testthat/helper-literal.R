@@ -570,4 +570,69 @@ literal_kumar_ce <- function(p, y, n_bins = 15) {
       ((mean(p[inb]) - acc)^2 - acc * (1 - acc) / (nb - 1))
   }
   sqrt(max(total, 0))
+# ---- influence functions (issue 10) ----
+
+# Influence values by numerical differentiation: sample i's weight grows by
+# h while the total weight is held fixed, so d metric = IF_i / N * h.
+# `f(w)` evaluates the metric with case weights w. Central differences.
+numeric_influence <- function(f, w, i, h = 1e-5) {
+  total <- sum(w)
+  up <- w
+  up[i] <- up[i] + h
+  up <- up * total / (total + h)
+  down <- w
+  down[i] <- down[i] - h
+  down <- down * total / (total - h)
+  (f(up) - f(down)) / (2 * h) * total
+}
+
+# Trapezoid AUGRC as a V-statistic with kernel
+# k(i, j) = loss_i [1(s_j < s_i) + 1/2 1(s_j = s_i)]; its first-order
+# Hoeffding projection, written as a double loop.
+literal_if_augrc <- function(s, l) {
+  n <- length(s)
+  k <- matrix(0, n, n)
+  for (i in seq_len(n)) {
+    for (j in seq_len(n)) {
+      k[i, j] <- l[i] * ((s[j] < s[i]) + 0.5 * (s[j] == s[i]))
+    }
+  }
+  theta <- sum(k) / n^2
+  vapply(seq_len(n), function(i) {
+    (sum(k[i, ]) + sum(k[, i])) / n - 2 * theta
+  }, numeric(1))
+}
+
+# SELE, (1/n^2) sum_i sum_j loss_i 1(s_j <= s_i): Hoeffding projection.
+literal_if_sele <- function(s, l) {
+  n <- length(s)
+  k <- outer(seq_len(n), seq_len(n), function(i, j) l[i] * (s[j] <= s[i]))
+  theta <- sum(k) / n^2
+  (rowSums(k) + colSums(k)) / n - 2 * theta
+}
+
+# DeLong's placement values as influence values of the failure AUROC:
+# (V10 - A) / P(correct) for correct predictions, (V01 - A) / P(failure) for
+# failures.
+literal_if_delong <- function(s, failure) {
+  ok <- which(failure == 0)
+  bad <- which(failure == 1)
+  psi <- function(x, y) (x > y) + 0.5 * (x == y)
+  auc <- mean(outer(s[ok], s[bad], psi))
+  n <- length(s)
+  out <- numeric(n)
+  for (i in ok) out[i] <- (mean(psi(s[i], s[bad])) - auc) * n / length(ok)
+  for (j in bad) out[j] <- (mean(psi(s[ok], s[j])) - auc) * n / length(bad)
+  out
+}
+
+# The population optimum AURC* of a loss distribution with weights w:
+# sum_k lambda_k (K(F_k) - K(F_{k-1})), K(t) = t - t log t (the integral of
+# -log), over the distinct losses lambda_k ascending.
+literal_population_optimum <- function(l, w = rep(1, length(l))) {
+  lam <- sort(unique(l))
+  mass <- vapply(lam, function(v) sum(w[l == v]), numeric(1)) / sum(w)
+  cum <- cumsum(mass)
+  k_int <- function(t) ifelse(t > 0, t - t * log(t), 0)
+  sum(lam * (k_int(cum) - k_int(c(0, utils::head(cum, -1)))))
 }

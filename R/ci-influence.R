@@ -1,0 +1,250 @@
+#' Influence functions of the metrics (how analytic intervals are made)
+#'
+#' The analytic intervals of [selective_ci()] and the analytic tests of
+#' [compare_scores()] use each metric's empirical influence function. This
+#' page writes out the derivation for every metric. All are computed in C++
+#' (`src/core/influence.h`) after the one sort of the scores (and, for the
+#' optimum of E-AURC and NAURC, one of the losses), in O(n log n).
+#'
+#' @section The general recipe:
+#' Every metric is a functional `T(P)` of the (case-weighted) empirical
+#' distribution `P_n` of the pairs (score, loss). The empirical influence
+#' value of sample `i` is the derivative in the direction of a point mass at
+#' that sample,
+#' `IF_i = d/de T((1 - e) P_n + e delta_i)` at `e = 0`,
+#' which equals `N dT/dw_i - sum_j w_j dT/dw_j` for case weights `w`
+#' (`N = sum w`). Sample `i` enters the metric only through its tie group's
+#' count `c_g` and loss sum `s_g`, so `N dT/dw_i = a_g + b_g loss_i` with
+#' `a_g = N dT/dc_g` and `b_g = N dT/ds_g`: one coefficient pair per tie
+#' group, found by prefix and suffix sums. Tied samples with equal losses
+#' get equal influence values, and integer case weights give exactly the
+#' values (and standard errors) of the data with rows repeated.
+#'
+#' The standard error is `SE = sqrt(sum_i w_i IF_i^2 N / (N - 1)) / N`,
+#' which is `sd(IF) / sqrt(n)` without weights, and the interval is
+#' `estimate +- qnorm((1 + conf_level) / 2) SE`. With `strata`, the sum is
+#' taken within strata around each stratum's mean; with `cluster`, the
+#' influence values are first summed within clusters (a cluster-robust
+#' "sandwich" variance), each with its own `G / (G - 1)` correction.
+#'
+#' For a smooth functional (all but the working points) `IF_i / N` is the
+#' derivative of the metric when sample `i`'s weight grows by a little
+#' (with the total weight held fixed); the tests check exactly this by
+#' numerical differentiation, ties and weights included.
+#'
+#' @section AURC estimators:
+#' Population functional (Zhou et al. 2025, Sec. 3):
+#' `theta = E[loss w(F(s))]` with `w(u) = -log(1 - u)` and `F` the
+#' distribution function of the score. Its von Mises derivative is
+#' `IF(z0) = loss0 w(F(s0)) + E[loss w'(F(s)) (1(s0 <= s) - F(s))] - theta`.
+#' The package differentiates the estimator itself as a functional of
+#' `P_n`, so the formula holds exactly at the data, ties included:
+#'
+#' * `"alpha"` is `T = (1/N) sum_g c_g rho_g`, `rho_g = L_g / U_g` the
+#'   selective risk at threshold `g` (`U_g`, `L_g` the count and loss at or
+#'   above it). Then `b_g = sum_{h <= g} c_h / U_h` (the alpha weight of the
+#'   group, the empirical `w(F(s))`) and
+#'   `a_g = rho_g - sum_{h <= g} c_h L_h / U_h^2 - T`: the second term is the
+#'   empirical `E[loss w'(F) (1(s0 <= s) - F)]`. For continuous scores this
+#'   is the formula above evaluated at `P_n`.
+#' * `"alpha_prime"`: `T = (1/N) sum_g s_g w_g`, `w_g = -log(1 - B_g / (N +
+#'   1))`, `B_g` the count at or below `g`; `b_g = w_g`,
+#'   `a_g = sum_{h >= g} s_h / (N + 1 - B_h) + k - T` with the constant
+#'   `k = -sum_h s_h B_h / ((N + 1)(N + 1 - B_h))` from the `N` in the weight
+#'   (removed again by centring).
+#' * `"sele"` and `"2sele"` (and AUGRC `"step"`) are degree-2 V-statistics,
+#'   `(1/N^2) sum_i sum_j loss_i 1(s_j <= s_i)`; the influence function is the
+#'   first-order Hoeffding projection
+#'   `IF_i = loss_i F(s_i) + E[loss 1(s >= s_i)] - 2 theta` (doubled for
+#'   `"2sele"`).
+#' * `"trapezoid"`: with the non-empty groups numbered from the most
+#'   confident down, `N T = sum_k rho_k beta_k`,
+#'   `beta_k = c_k (1 if k = 1, else 1/2) + c_{k+1} / 2`; differentiating
+#'   through `rho_k` and `beta_k` gives
+#'   `b_j = sum_{k >= j} beta_k / U_k` and
+#'   `a_j = rho_j (1 or 1/2) + rho_{j-1} / 2 - sum_{k >= j} beta_k rho_k /
+#'   U_k - T`. This was our choice: the trapezoid value is treated as the
+#'   functional of `P_n` it is; asymptotically it has the influence function
+#'   of `"alpha"`.
+#'
+#' @section AUGRC:
+#' The trapezoid AUGRC is the V-statistic
+#' `(1/N^2) sum_i sum_j loss_i [1(s_j < s_i) + 1/2 1(s_j = s_i)]`. Its
+#' Hoeffding projection is
+#' `IF_i = loss_i (F^-(s_i) + F(s_i)) / 2 + E[loss (1(s > s_i) + 1/2 1(s =
+#' s_i))] - 2 AUGRC`, `F^-(s) = P(S < s)`.
+#'
+#' @section Failure AUROC:
+#' `AUROC_f = A / (O F)` with `O`, `F` the numbers of correct and failed
+#' predictions. Differentiating gives DeLong's placement values:
+#' `IF_i = (V10_i - AUROC_f) / P(correct)` for a correct prediction, with
+#' `V10_i` the share of failures it out-scores (ties 1/2), and
+#' `(V01_i - AUROC_f) / P(failure)` for a failure. The standard error sums
+#' within the two classes with their `n_k - 1` denominators, which is
+#' DeLong's variance `S10 / m + S01 / n` exactly (it equals
+#' `pROC::var(roc, method = "delong")`). Paired differences of two scores
+#' use `IF_a - IF_b` the same way, which is `pROC::roc.test(method =
+#' "delong", paired = TRUE)`.
+#'
+#' @section Failure AUPR:
+#' `AP = A / F`, `A = sum_g f_g FB_g / B_g` over groups in ascending score
+#' (`f_g` failures in group `g`, `FB_g` and `B_g` the failures and samples
+#' at or below it). Then
+#' `N dAP/df_g = N [(FB_g / B_g + sum_{h >= g} f_h / B_h) - AP] / F` and
+#' `N dAP/dc_g = -N sum_{h >= g} f_h FB_h / B_h^2 / F`;
+#' a correct prediction has influence `a_g`, a failure `a_g + b_g`. AP is a
+#' smooth function of the group masses, so this is its exact influence
+#' function at `P_n`.
+#'
+#' @section E-AURC, E-AUGRC, NAURC (delta method):
+#' `E-AURC = AURC - AURC*`. The optimum AURC* of the oracle order is itself a
+#' functional of the loss distribution: in the population the oracle
+#' accepts the lowest losses first, so
+#' `AURC* = int_0^1 Q(t) J(t) dt` with `Q` the quantile function of the loss
+#' and `J(t) = -log t` (the AURC estimators; `1 - t` for `"sele"`,
+#' `2 (1 - t)` for `"2sele"`). This is an L-functional; with the distinct
+#' loss values `lambda_1 < ... < lambda_K` and their cumulative shares `F_k`,
+#' `IF(loss = lambda_k) = sum_{j >= k, j < K} D_j - sum_{j < K} D_j F_j`,
+#' `D_j = (lambda_j - lambda_{j+1}) J(F_j)`. For 0/1 losses this reduces to
+#' `-log(1 - err) (loss - err)`, the influence of the asymptotic optimum
+#' `err + (1 - err) log(1 - err)` (used for `optimum = "asymptotic"`). The
+#' estimate is still the exact finite-sample E-AURC; it differs from the
+#' population optimum by O(log(n) / n).
+#' `IF(E-AURC) = IF(AURC) - IF(AURC*)`.
+#' `E-AUGRC = AUGRC - err^2 / 2`: `IF = IF(AUGRC) - err (loss - err)`.
+#' `NAURC = (AURC - AURC*) / (mu - AURC*)`, `mu` the mean loss:
+#' `IF = (IF(AURC) - IF(AURC*)) / D - NAURC (IF(mu) - IF(AURC*)) / D`,
+#' `D = mu - AURC*`, `IF(mu) = loss - mu`.
+#'
+#' @section Risk at coverage and coverage at risk (quantile functionals):
+#' Risk at coverage `c` is `theta = m(q) / c` with `m(q) = E[loss 1(s >=
+#' q)]` and `q` the `1 - c` quantile of the score. The threshold moves with
+#' the data: `IF(q) = (1(s >= q) - c) / f(q)` and `dm/dq = -r(q) f(q)`,
+#' `r(q) = E[loss | s = q]`, so the density `f` cancels:
+#' `IF = [1(s >= q) (loss - r(q)) - (m - r(q) c)] / c`.
+#' Coverage at risk `r` is `c = P(s >= q)` with `q` solving
+#' `E[1(s >= q) (loss - r)] = 0`; implicit differentiation gives
+#' `IF = 1(s >= q) (1 + (loss - r) / (r - r(q))) - c`.
+#' The local loss rate `r(q)` is estimated by the mean loss of a window of
+#' about `sqrt(n)` samples (whole tie groups) centred on the threshold
+#' (our choice). When the threshold's tie group holds at least `sqrt(n)`
+#' samples the threshold of risk at coverage cannot move under small
+#' perturbations, and the fixed-threshold influence is used
+#' (`r(q) = theta`). For coverage at risk such a tied threshold is no
+#' help: its coverage jumps between neighbouring tie groups whose risks
+#' straddle `r` (the functional is not differentiable there, and the
+#' fixed-threshold variance was far below the bootstrap's), so it gets no
+#' analytic interval (`NA` with a warning; use the bootstrap). Coverage at
+#' risk gets zero influence at 0 (no threshold qualifies) and 1 (everything
+#' accepted), and no analytic interval (`NA`, with a warning) when the local
+#' loss rate does not exceed `r`. These two
+#' are non-smooth functionals; prefer the bootstrap for small `n` (see the
+#' vignette "How honest are the intervals?").
+#'
+#' @section ECE:
+#' `ECE = sum_b |G_b| / N`, `G_b = sum_{i in b} w_i (correct_i -
+#' confidence_i)` over `n_bins` equal-width bins fixed in advance, with
+#' `confidence = score` (in `[0, 1]`) and `correct = 1 - loss` (the loss a 0/1
+#' failure). Where no bin's gap is exactly 0,
+#' `IF_i = sign(G_b(i)) (correct_i - confidence_i) - ECE`. A bin whose gap is
+#' 0 (or near it) makes the ECE non-differentiable and the normal interval
+#' unreliable: a well-calibrated model has ECE near 0 and a bias of order
+#' `1 / sqrt(n)`, which no symmetric interval repairs.
+#'
+#' @name influence_functions
+#' @seealso [selective_ci()], [compare_scores()]
+#' @references
+#' DeLong, DeLong, Clarke-Pearson (1988). Comparing the areas under two or
+#' more correlated receiver operating characteristic curves: a
+#' nonparametric approach. Biometrics 44, 837-845.
+#'
+#' Hampel (1974). The influence curve and its role in robust estimation.
+#' JASA 69, 383-393.
+#'
+#' Zhou, Van Landeghem, Popordanoska, Blaschko (2025). A Novel
+#' Characterization of the Population Area Under the Risk Coverage Curve
+#' (AURC) and Rates of Finite Sample Estimators. ICML 2025.
+NULL
+
+# Options of metric_influence(), metric_influence_many() and ci_bootstrap():
+# a named list with estimator, method (AUGRC), optimum, coverage, risk,
+# n_bins. Missing entries take the package defaults.
+influence_options <- function(options = list()) {
+  defaults <- list(
+    estimator = "alpha", method = "trapezoid", optimum = "exact",
+    coverage = 0.5, risk = 0.5, n_bins = 10L
+  )
+  out <- utils::modifyList(defaults, as.list(options))
+  if (is.null(out$coverage)) out$coverage <- 0.5
+  if (is.null(out$risk)) out$risk <- 0.5
+  out
+}
+
+# The estimates, influence values and standard errors of several metrics
+# from one sort. Inputs must be clean (no NA; validated). Returns
+# list(estimate = named numeric, influence = n x metrics matrix,
+# std_error = named numeric).
+metric_influence_many <- function(score, loss, case_weights, metrics,
+                                  options = list()) {
+  o <- influence_options(options)
+  influence_impl(
+    as.double(score), as.double(loss),
+    if (is.null(case_weights)) double() else as.double(case_weights),
+    metrics, o$estimator, o$method, o$optimum, as.double(o$coverage),
+    as.double(o$risk), as.integer(o$n_bins)
+  )
+}
+
+# Internal entry used by the bootstrap (BCa acceleration) and by
+# compare_scores(): the estimate and the per-sample influence values (input
+# order) of one metric. `score`, `loss`, `case_weights` (NULL or numeric)
+# must be validated and free of NA. `options`: see influence_options().
+metric_influence <- function(score, loss, case_weights, metric,
+                             options = list()) {
+  res <- metric_influence_many(score, loss, case_weights, metric, options)
+  list(
+    estimate = unname(res$estimate[1]),
+    influence = res$influence[, 1]
+  )
+}
+
+# Standard error from influence values with optional strata and clusters
+# (see the help page above). `stratum_default`: strata used when the user
+# gave none (the two classes for DeLong's variance).
+influence_std_error <- function(influence, case_weights = NULL,
+                                strata = NULL, cluster = NULL) {
+  w <- if (is.null(case_weights) || length(case_weights) == 0) {
+    rep(1, length(influence))
+  } else {
+    case_weights
+  }
+  total <- sum(w)
+  if (is.null(cluster)) {
+    unit_total <- influence
+    unit_freq <- w
+    unit_stratum <- if (is.null(strata)) rep(1L, length(w)) else strata
+  } else {
+    key <- if (is.null(strata)) cluster else paste(strata, cluster, sep = "\r")
+    f <- factor(key, levels = unique(key))
+    unit_total <- as.vector(rowsum(w * influence, f, reorder = FALSE))
+    unit_freq <- rep(1, nlevels(f))
+    unit_stratum <- if (is.null(strata)) {
+      rep(1L, nlevels(f))
+    } else {
+      strata[!duplicated(f)]
+    }
+    keep <- as.vector(rowsum(w, f, reorder = FALSE)) > 0
+    unit_total <- unit_total[keep]
+    unit_freq <- unit_freq[keep]
+    unit_stratum <- unit_stratum[keep]
+  }
+  keep <- unit_freq > 0
+  h <- factor(unit_stratum[keep])
+  x <- unit_total[keep]
+  fr <- unit_freq[keep]
+  n_h <- as.vector(rowsum(fr, h))
+  mean_h <- as.vector(rowsum(fr * x, h)) / n_h
+  ss_h <- as.vector(rowsum(fr * (x - mean_h[as.integer(h)])^2, h))
+  if (any(n_h <= 1)) return(NA_real_)
+  sqrt(sum(ss_h * n_h / (n_h - 1))) / total
+}

@@ -1,0 +1,424 @@
+#' Paired comparison of confidence scores on the same cases
+#'
+#' Is one confidence score really better than another? For two or more
+#' score columns evaluated on the same rows (same cases, same losses),
+#' `compare_scores()` estimates the metric of every score and, for every
+#' pair, the difference with its confidence interval and a two-sided
+#' p-value, adjusted over all pairs.
+#'
+#' @section Methods:
+#' * `method = "analytic"` (default): the difference `T(a) - T(b)` has the
+#'   influence function `IF_a - IF_b` on the same cases
+#'   ([influence_functions]), so its standard error takes the correlation of
+#'   the two scores into account. The test is the Wald test
+#'   `z = difference / SE`, `p = 2 pnorm(-|z|)`. For the failure AUROC this
+#'   is DeLong's paired test, the same as `pROC::roc.test(method =
+#'   "delong", paired = TRUE)`.
+#' * `method = "bootstrap"`: the same replicate draws for every score; the
+#'   interval of the difference is of the chosen `type`, and the p-value is
+#'   the bootstrap's (see [selective_ci()]).
+#'
+#' The p-values are adjusted over the `K (K - 1) / 2` pairs (per group) with
+#' [stats::p.adjust()] (`p_adjust = "holm"` by default; `"none"` keeps them).
+#' The hypothesis of each pair is "no difference in the metric", two-sided:
+#' unlike the one-sided tests of [bootstrap_ranking()] it does not presume
+#' a direction.
+#'
+#' @inheritParams selective_ci
+#' @param data A data frame (grouped data frames give one set of pairs per
+#'   group).
+#' @param scores Two or more score columns: unquoted names combined with
+#'   `c()` (e.g. `c(msp, margin)`), a range (`msp:margin`), or a character
+#'   vector of column names.
+#' @param loss Unquoted column of the per-sample loss (0/1 failure for the
+#'   binary metrics).
+#' @param metric One metric name (see [selective_ci()]).
+#' @param p_adjust Method of [stats::p.adjust()], or `"none"`.
+#' @param na_rm If `TRUE`, rows with a missing value in any score or in the
+#'   loss are dropped (so every score is evaluated on the same rows); if
+#'   `FALSE` (the default) a missing value makes every result `NA`.
+#' @return An object of class `aurc_comparison`: a list with `tests` (a
+#'   tibble, one row per pair: grouping columns, `score_a`, `score_b`,
+#'   `estimate_a`, `estimate_b`, `difference` (a - b), `lower`, `upper`,
+#'   `std_error`, `statistic` (z), `p_value`, `p_adjusted`), `estimates`
+#'   (one row per score: `score`, `estimate`, `lower`, `upper`,
+#'   `std_error`) and the settings. It has `print()` and `autoplot()`
+#'   methods.
+#' @seealso [selective_ci()], [bootstrap_ranking()] for rankings over many
+#'   methods, [influence_functions].
+#' @examples
+#' set.seed(2)
+#' n <- 800
+#' latent <- rnorm(n)
+#' df <- data.frame(
+#'   failure = rbinom(n, 1, plogis(-1 - 1.5 * latent)),
+#'   good = latent + rnorm(n, sd = 0.5),
+#'   poor = latent + rnorm(n, sd = 1.5),
+#'   noise = rnorm(n)
+#' )
+#' cmp <- compare_scores(df, c(good, poor, noise), failure)
+#' cmp
+#' compare_scores(df, c("good", "poor"), failure, metric = "failure_auroc")
+#' autoplot(cmp)
+#' @export
+compare_scores <- function(data, scores, loss, ..., metric = "aurc",
+                           method = c("analytic", "bootstrap"),
+                           p_adjust = "holm", conf_level = 0.95,
+                           type = "percentile", times = 2000, strata = NULL,
+                           cluster = NULL, indices = NULL,
+                           estimator = "alpha", augrc_method = "trapezoid",
+                           optimum = "exact", coverage = NULL, risk = NULL,
+                           n_bins = 10, na_rm = FALSE, case_weights = NULL,
+                           threads = 1) {
+  check_dots(...)
+  call <- rlang::current_env()
+  if (!rlang::is_string(metric)) {
+    abort_aurc(
+      "{.arg metric} must be a single metric name, not
+       {.obj_type_friendly {metric}}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  spec <- ci_spec(
+    metric, method, type, conf_level, times, estimator, augrc_method,
+    optimum, coverage, risk, n_bins, threads,
+    ignored = ci_ignored(missing(type), missing(times), missing(threads)),
+    call = call
+  )
+  p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
+  check_bool(na_rm, call = call)
+  check_data_frame(data, call = call)
+  cols <- select_score_columns(data, rlang::enquo(scores), call)
+  values <- Map(
+    function(quo, arg) eval_column(data, quo, arg, call = call),
+    list(
+      loss = rlang::enquo(loss), case_weights = rlang::enquo(case_weights),
+      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
+    ),
+    c("loss", "case_weights", "strata", "cluster")
+  )
+  for (col in cols) check_numeric_vector(data[[col]], col, call = call)
+  groups <- data_groups(data)
+  parts <- lapply(seq_along(groups$rows), function(g) {
+    rows <- groups$rows[[g]]
+    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
+    s <- lapply(cols, function(col) data[[col]][rows])
+    res <- compare_group(spec, s, cols, v, indices, na_rm, p_adjust, call)
+    if (!is.null(groups$keys)) {
+      for (nm in c("tests", "estimates")) {
+        key <- groups$keys[rep(g, nrow(res[[nm]])), , drop = FALSE]
+        res[[nm]] <- tibble::as_tibble(c(key, res[[nm]]))
+      }
+    }
+    res
+  })
+  new_aurc_comparison(
+    tests = do.call(rbind, lapply(parts, `[[`, "tests")),
+    estimates = do.call(rbind, lapply(parts, `[[`, "estimates")),
+    settings = list(
+      metric = spec$metrics, estimator = spec$labels,
+      method = spec$ci_method, type = spec$type, times = spec$times,
+      conf_level = spec$conf_level, p_adjust = p_adjust, scores = cols,
+      n = vapply(parts, `[[`, numeric(1), "n"),
+      n_failures = vapply(parts, `[[`, numeric(1), "n_failures"),
+      strata = !is.null(values$strata), cluster = !is.null(values$cluster),
+      groups = names(groups$keys)
+    )
+  )
+}
+
+# Column names selected by `scores`: c(a, b), a:b, or a character vector.
+select_score_columns <- function(data, quo, call) {
+  pos <- stats::setNames(as.list(seq_along(data)), names(data))
+  idx <- tryCatch(
+    rlang::eval_tidy(quo, pos),
+    error = function(e) {
+      abort_aurc(
+        "Can't select {.arg scores} in {.arg data}.",
+        parent = e, class = "aurc_error_column", call = call
+      )
+    }
+  )
+  if (is.character(idx)) {
+    bad <- setdiff(idx, names(data))
+    if (length(bad) > 0) {
+      abort_aurc(
+        "{.arg scores} must name columns of {.arg data}; unknown:
+         {.val {bad}}.",
+        class = "aurc_error_column", call = call
+      )
+    }
+    cols <- idx
+  } else if (is.numeric(idx) && all(idx >= 1 & idx <= length(data))) {
+    cols <- names(data)[idx]
+  } else {
+    abort_aurc(
+      "{.arg scores} must select columns of {.arg data}.",
+      class = "aurc_error_column", call = call
+    )
+  }
+  cols <- unique(cols)
+  if (length(cols) < 2) {
+    abort_aurc(
+      c(
+        "{.arg scores} must select at least two score columns.",
+        x = "It selects {length(cols)}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  cols
+}
+
+# One group: the estimates of every score and the tests of every pair.
+compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
+                          call) {
+  n_scores <- length(scores)
+  n <- length(scores[[1]])
+  pairs <- utils::combn(n_scores, 2)
+  na_result <- function(n_cases, n_failures) {
+    est <- rep(NA_real_, n_scores)
+    compare_tables(cols, pairs, est, est, est, est, rep(NA_real_, ncol(pairs)),
+      rep(NA_real_, ncol(pairs)), rep(NA_real_, ncol(pairs)),
+      rep(NA_real_, ncol(pairs)), rep(NA_real_, ncol(pairs)), p_adjust,
+      n_cases, n_failures
+    )
+  }
+  missing_any <- Reduce(`|`, lapply(scores, is.na))
+  if (any(missing_any)) {
+    if (!na_rm) return(na_result(NA_real_, NA_real_))
+    keep <- !missing_any
+    scores <- lapply(scores, function(s) s[keep])
+    v <- lapply(v, function(x) if (is.null(x)) NULL else x[keep])
+  }
+  inputs <- lapply(scores, function(s) {
+    ci_input(spec, s, v$loss, v$case_weights, v$strata, v$cluster, na_rm,
+      call
+    )
+  })
+  input <- inputs[[1]]
+  if (is.null(input) || any(vapply(inputs, is.null, logical(1)))) {
+    return(na_result(NA_real_, NA_real_))
+  }
+  w <- input$case_weights
+  n_cases <- if (is.null(w)) length(input$loss) else sum(w)
+  n_failures <- if (all(input$loss %in% c(0, 1))) {
+    sum(if (is.null(w)) input$loss else w * input$loss)
+  } else {
+    NA_real_
+  }
+  s_list <- lapply(inputs, `[[`, "score")
+  z <- stats::qnorm((1 + spec$conf_level) / 2)
+  if (spec$ci_method == "bootstrap") {
+    res <- ci_bootstrap_rows(spec, input, indices, call,
+      scores = stats::setNames(s_list, cols)
+    )
+    est <- as.numeric(res$estimate[, 1])
+    d <- as.data.frame(res$diff)
+    d <- d[d$metric == spec$metrics, , drop = FALSE]
+    row <- match(
+      paste(cols[pairs[1, ]], cols[pairs[2, ]], sep = "\r"),
+      paste(d$score_a, d$score_b, sep = "\r")
+    )
+    diff <- est[pairs[1, ]] - est[pairs[2, ]]
+    se_d <- d$std_error[row]
+    return(compare_tables(cols, pairs, est, as.numeric(res$lower[, 1]),
+      as.numeric(res$upper[, 1]), as.numeric(res$std_error[, 1]), diff,
+      d$lower[row], d$upper[row], se_d, d$p_value[row], p_adjust, n_cases,
+      n_failures,
+      statistic = diff / se_d
+    ))
+  }
+  res <- lapply(s_list, function(s) {
+    metric_influence_many(s, input$loss, w, spec$metrics, ci_options(spec))
+  })
+  est <- vapply(res, function(r) unname(r$estimate[1]), numeric(1))
+  if (anyNA(est)) {
+    ci_undefined(spec$metrics, est[is.na(est)][1], call)
+    return(na_result(n_cases, n_failures))
+  }
+  strata <- input$strata
+  if (is.null(strata) && spec$metrics == "failure_auroc") strata <- input$loss
+  se_of <- function(x) {
+    if (is.null(strata) && is.null(input$cluster)) {
+      ww <- if (is.null(w)) 1 else w
+      return(sqrt(sum(ww * x^2) * n_cases / (n_cases - 1)) / n_cases)
+    }
+    influence_std_error(x, w, strata, input$cluster)
+  }
+  se <- vapply(res, function(r) se_of(r$influence[, 1]), numeric(1))
+  diff <- est[pairs[1, ]] - est[pairs[2, ]]
+  se_d <- vapply(seq_len(ncol(pairs)), function(j) {
+    se_of(res[[pairs[1, j]]]$influence[, 1] -
+      res[[pairs[2, j]]]$influence[, 1])
+  }, numeric(1))
+  stat <- diff / se_d
+  p <- 2 * stats::pnorm(-abs(stat))
+  compare_tables(cols, pairs, est, est - z * se, est + z * se, se, diff,
+    diff - z * se_d, diff + z * se_d, se_d, p, p_adjust, n_cases, n_failures,
+    statistic = stat
+  )
+}
+
+compare_tables <- function(cols, pairs, est, lower, upper, se, diff, d_lower,
+                           d_upper, se_d, p, p_adjust, n_cases, n_failures,
+                           statistic = diff / se_d) {
+  p_adj <- if (all(is.na(p))) p else stats::p.adjust(p, method = p_adjust)
+  list(
+    tests = tibble::tibble(
+      score_a = cols[pairs[1, ]], score_b = cols[pairs[2, ]],
+      estimate_a = est[pairs[1, ]], estimate_b = est[pairs[2, ]],
+      difference = diff, lower = d_lower, upper = d_upper,
+      std_error = se_d, statistic = statistic, p_value = p,
+      p_adjusted = p_adj
+    ),
+    estimates = tibble::tibble(
+      score = cols, estimate = est, lower = lower, upper = upper,
+      std_error = se
+    ),
+    n = n_cases, n_failures = n_failures
+  )
+}
+
+new_aurc_comparison <- function(tests, estimates, settings) {
+  structure(
+    list(tests = tests, estimates = estimates, settings = settings),
+    class = "aurc_comparison"
+  )
+}
+
+comparison_method_text <- function(s) {
+  if (s$method == "analytic") {
+    extra <- if (s$metric == "failure_auroc") "; DeLong's test" else ""
+    design <- if (s$cluster) {
+      ", cluster-robust"
+    } else if (s$strata) {
+      ", stratified"
+    } else {
+      ""
+    }
+    paste0("analytic (influence functions", extra, design, ")")
+  } else {
+    sprintf(
+      "bootstrap (%s, %d %sreplicates, the same draws for every score)",
+      s$type, as.integer(s$times), if (s$strata) "stratified " else ""
+    )
+  }
+}
+
+#' @export
+print.aurc_comparison <- function(x, digits = 4, ...) {
+  s <- x$settings
+  label <- metric_label(s$metric)
+  cat("\n\tPaired comparison of", length(s$scores), "confidence scores\n\n")
+  n_txt <- paste(format(unique(s$n)), collapse = "/")
+  fail_txt <- if (all(is.na(s$n_failures))) {
+    ""
+  } else {
+    sprintf(" (%s failures)", paste(format(unique(s$n_failures)),
+      collapse = "/"
+    ))
+  }
+  cat(sprintf("data:  %s of %s on the same %s cases%s\n", label,
+    paste(s$scores, collapse = ", "), n_txt, fail_txt
+  ))
+  cat(sprintf("metric:  %s, estimator %s\n", s$metric, s$estimator))
+  cat(sprintf("method:  %s\n", comparison_method_text(s)))
+  cat(sprintf(
+    "alternative hypothesis: true difference in %s is not equal to 0\n",
+    label
+  ))
+  n_pairs <- length(s$scores) * (length(s$scores) - 1) / 2
+  cat(sprintf(
+    "p-values adjusted over %d pair%s: %s\n", n_pairs,
+    if (n_pairs == 1) "" else "s", adjust_label(s$p_adjust)
+  ))
+  lev <- paste0(format(100 * s$conf_level), "%")
+  cat(sprintf("\nestimates (%s CI):\n", lev))
+  est <- as.data.frame(x$estimates)
+  print(est, digits = digits, row.names = FALSE)
+  cat(sprintf("\ndifferences a - b (%s CI):\n", lev))
+  tab <- as.data.frame(x$tests)
+  tab$estimate_a <- NULL
+  tab$estimate_b <- NULL
+  print(tab, digits = digits, row.names = FALSE)
+  invisible(x)
+}
+
+metric_label <- function(metric) {
+  labels <- c(
+    aurc = "AURC", augrc = "AUGRC", failure_auroc = "failure AUROC",
+    failure_aupr = "failure AUPR", eaurc = "E-AURC", eaugrc = "E-AUGRC",
+    naurc = "NAURC", risk_at_coverage = "risk at coverage",
+    coverage_at_risk = "coverage at risk", ece = "ECE"
+  )
+  unname(labels[metric])
+}
+
+#' Plot a paired comparison of confidence scores
+#'
+#' One line per pair of scores: the difference of the metric (score a minus
+#' score b) with its confidence interval and a dashed line at no difference;
+#' the adjusted p-value is printed under each pair's name. Grouped
+#' comparisons get one panel per group.
+#'
+#' @param object An `aurc_comparison` from [compare_scores()].
+#' @param ... Not used; must be empty.
+#' @return A ggplot object.
+#' @examples
+#' set.seed(2)
+#' n <- 500
+#' latent <- rnorm(n)
+#' df <- data.frame(
+#'   failure = rbinom(n, 1, plogis(-1 - 1.5 * latent)),
+#'   good = latent + rnorm(n, sd = 0.5), poor = latent + rnorm(n, sd = 1.5)
+#' )
+#' autoplot(compare_scores(df, c(good, poor), failure))
+#' @export
+autoplot.aurc_comparison <- function(object, ...) {
+  check_dots(...)
+  s <- object$settings
+  tab <- as.data.frame(object$tests)
+  pv <- vapply(tab$p_adjusted, format.pval, character(1),
+    digits = 2, eps = 1e-4
+  )
+  p_text <- ifelse(
+    is.na(tab$p_adjusted), "p = NA",
+    ifelse(startsWith(pv, "<"), paste("p <", substring(pv, 2)),
+      paste("p =", pv)
+    )
+  )
+  tab$pair <- paste0(tab$score_a, " - ", tab$score_b, "\n(", p_text, ")")
+  key <- paste(tab$score_a, tab$score_b)
+  rank <- match(key, unique(key))
+  tab$pair <- factor(tab$pair, levels = unique(tab$pair[order(-rank)]))
+  label <- metric_label(s$metric)
+  lev <- paste0(format(100 * s$conf_level), "%")
+  method <- if (s$method == "analytic") "analytic" else
+    paste(s$type, "bootstrap")
+  p <- ggplot2::ggplot(tab, ggplot2::aes(
+    x = .data$difference, y = .data$pair,
+    xmin = .data$lower, xmax = .data$upper
+  )) +
+    ggplot2::geom_vline(xintercept = 0, linetype = "dashed",
+      colour = "grey40"
+    ) +
+    ggplot2::geom_errorbar(width = 0.2, orientation = "y") +
+    ggplot2::geom_point(size = 2) +
+    ggplot2::labs(
+      x = sprintf("Difference in %s (first minus second score)", label),
+      y = NULL,
+      title = sprintf("Paired differences in %s", label),
+      subtitle = sprintf(
+        "%s intervals (%s); p-values adjusted: %s", lev, method,
+        s$p_adjust
+      )
+    ) +
+    ggplot2::theme_bw()
+  if (length(s$groups)) {
+    p <- p + ggplot2::facet_wrap(ggplot2::vars(!!!rlang::syms(s$groups)),
+      labeller = ggplot2::label_both, scales = "free_y"
+    )
+  }
+  p
+}
