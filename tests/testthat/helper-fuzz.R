@@ -23,6 +23,14 @@ fuzz_fixtures <- function() {
   Z <- log(P)
   Y <- c(1, 3, 2)
   V <- cbind(a = c(0.1, 0.2, 0.15, 0.12), b = c(0.2, 0.1, 0.3, 0.25))
+  # class probabilities with a factor truth (yardstick's form), 12 rows
+  PD <- data.frame(
+    truth = factor(rep(c("a", "b", "c"), 4), c("a", "b", "c")),
+    pa = rep(c(0.7, 0.3, 0.1), 4), pb = rep(c(0.2, 0.3, 0.8), 4)
+  )
+  PD$pc <- 1 - PD$pa - PD$pb
+  PM <- as.matrix(PD[c("pa", "pb", "pc")])
+  DF$s2 <- rev(S)
   environment()
 }
 # nolint end
@@ -75,6 +83,39 @@ fuzz_table <- function() {
     mce_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, case_weights = W),
     mce = alist(data = DF, confidence = conf, correct = cor, breaks = c(0, 0.5, 1)),
     inject_failures = alist(score = S, failure = FL, m = 2),
+    calibration_bins_df = alist(data = DF, confidence = conf, correct = cor, binning = "equal_width", n_bins = 4),
+    classwise_ece_vec = alist(probs = P, labels = Y, n_bins = 5, debias = FALSE),
+    smooth_ece_vec = alist(confidence = S, correct = 1 - FL, sigma = 0.1, method = "fine", case_weights = W),
+    smooth_ece = alist(data = DF, confidence = conf, correct = cor, method = "relplot"),
+    smooth_calibration = alist(confidence = S, correct = 1 - FL, sigma = 0.1, times = 5, conf_level = 0.9),
+    corp_mcb_vec = alist(confidence = S, correct = 1 - FL, score = "brier", case_weights = W),
+    corp_mcb = alist(data = DF, confidence = conf, correct = cor, score = "log"),
+    corp_decomposition = alist(data = DF, confidence = conf, correct = cor, score = "brier"),
+    corp_reliability = alist(confidence = S, correct = 1 - FL, times = 5, band_level = 0.9),
+    selective_ci_vec = alist(score = S, loss = L, metrics = c("aurc", "augrc"), method = "analytic", conf_level = 0.9, case_weights = W),
+    selective_ci = alist(data = DF, score = s, loss = f, metrics = "failure_auroc", method = "bootstrap", times = 20, threads = 1),
+    compare_scores = alist(data = DF, scores = c(s, s2), loss = f, metric = "aurc", method = "analytic", conf_level = 0.9),
+    certify_threshold = alist(score = S, failure = FL, target_risk = 0.3, delta = 0.1),
+    risk_upper_bound = alist(score = S, failure = FL, coverage = 0.5, delta = 0.1),
+    theme_aurc = alist(base_size = 11, base_family = ""),
+    aurc_prob = alist(data = PD, truth = truth, pa, pb, pc, estimator = "alpha"),
+    aurc_prob_vec = alist(truth = PD$truth, estimate = PM, estimator = "sele"),
+    augrc_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    augrc_prob_vec = alist(truth = PD$truth, estimate = PM, estimator = "step"),
+    eaurc_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    eaurc_prob_vec = alist(truth = PD$truth, estimate = PM),
+    naurc_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    naurc_prob_vec = alist(truth = PD$truth, estimate = PM),
+    eaugrc_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    eaugrc_prob_vec = alist(truth = PD$truth, estimate = PM),
+    failure_auroc_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    failure_auroc_prob_vec = alist(truth = PD$truth, estimate = PM),
+    failure_aupr_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    failure_aupr_prob_vec = alist(truth = PD$truth, estimate = PM),
+    ece_prob = alist(data = PD, truth = truth, pa, pb, pc, estimator = "equal_width"),
+    ece_prob_vec = alist(truth = PD$truth, estimate = PM),
+    mce_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    mce_prob_vec = alist(truth = PD$truth, estimate = PM),
     example_predictions = alist(models = "lda", seeds = 1, format = "long")
   )
 }
@@ -124,7 +165,7 @@ fuzz_calls <- function(full = FALSE, fixtures = fuzz_fixtures()) {
     out[[length(out) + 1]] <- list(
       label = paste0(fn, "(valid)"), call = as.call(c(target, args))
     )
-    for (a in names(args)) {
+    for (a in setdiff(names(args), "")) {
       valid <- tryCatch(eval(args[[a]], fixtures), error = function(e) NULL)
       vals <- fuzz_values(valid, full)
       for (k in seq_along(vals)) {

@@ -570,6 +570,8 @@ literal_kumar_ce <- function(p, y, n_bins = 15) {
       ((mean(p[inb]) - acc)^2 - acc * (1 - acc) / (nb - 1))
   }
   sqrt(max(total, 0))
+}
+
 # ---- influence functions (issue 10) ----
 
 # Influence values by numerical differentiation: sample i's weight grows by
