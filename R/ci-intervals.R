@@ -191,6 +191,16 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,
     coverage, risk, call
   )
+  # the registry's options as fields of the spec (coverage and risk at a
+  # placeholder where no metric uses them)
+  opts <- spec$options
+  spec[c("estimator", "method", "optimum")] <-
+    opts[c("estimator", "method", "optimum")]
+  spec$coverage <- if (is.null(opts$coverage)) 0.5 else opts$coverage
+  spec$risk <- if (is.null(opts$risk)) 0.5 else opts$risk
+  spec$binary <- any(vapply(spec$metrics, metric_needs_failure, logical(1),
+    opts
+  ))
   if (!length(base)) {
     spec$metrics <- character()
     spec$labels <- character()
