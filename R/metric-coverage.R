@@ -50,7 +50,8 @@ risk_at_coverage <- function(data, score, loss, ..., coverage, na_rm = FALSE,
     metric = "risk_at_coverage", estimator = paste0("coverage=", coverage),
     call = call
   )
-  out$.coverage <- achieved
+  # the database and score-table forms fill .coverage themselves
+  if (!".coverage" %in% names(out)) out$.coverage <- achieved
   out
 }
 

@@ -71,6 +71,10 @@ data_groups <- function(data) {
 # (subset to a group) under the same names and returns one number.
 metric_df <- function(data, columns, fn, metric, estimator,
                       call = rlang::caller_env()) {
+  # lazy database tables and score tables: R/db-dispatch.R
+  if (is_remote_data(data)) {
+    return(metric_df_remote(data, columns, metric, estimator, call))
+  }
   check_data_frame(data, call = call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),

@@ -1,0 +1,189 @@
+# Building blocks of the database forms (SPEC Sec. 12): the per-score
+# table of a lazy table, built with dbplyr verbs and a few SQL fragments so
+# that it translates on every backend (SQLite, PostgreSQL, DuckDB, Spark
+# SQL). Every fragment uses only GROUP BY, window sums, LN, CASE and
+# arithmetic on double-precision values.
+
+is_db_table <- function(x) inherits(x, "tbl_sql")
+
+check_db_packages <- function(call) {
+  for (pkg in c("dbplyr", "dplyr", "DBI")) {
+    if (!requireNamespace(pkg, quietly = TRUE)) {
+      abort_aurc(
+        "Package {.pkg {pkg}} is needed for a lazy database table.",
+        class = "aurc_error_package", call = call
+      )
+    }
+  }
+}
+
+db_con <- function(tbl) dbplyr::remote_con(tbl)
+
+# The double-precision type name of a backend (dbplyr 2.3.0 casts
+# `as.double()` to NUMERIC on PostgreSQL, which is exact decimal arithmetic
+# and slow).
+db_double_type <- function(con) {
+  cls <- class(con)
+  if (any(grepl("SQLite", cls))) return("REAL")
+  if (any(grepl("Postgre|Pq|Redshift", cls))) return("DOUBLE PRECISION")
+  "DOUBLE"
+}
+
+db_ident <- function(con, name) {
+  as.character(dbplyr::escape(dbplyr::ident(name), con = con))
+}
+
+db_cast <- function(con, x) {
+  paste0("CAST(", x, " AS ", db_double_type(con), ")")
+}
+
+# SQLite has no standard natural logarithm: RSQLite's built-in LOG() is
+# natural, SQLite's own math functions make LOG() base 10. Check once per
+# connection rather than trust either.
+check_db_log <- function(con, call) {
+  if (!any(grepl("SQLite", class(con)))) return(invisible())
+  value <- tryCatch(
+    DBI::dbGetQuery(con, "SELECT LOG(2.0) AS x")$x,
+    error = function(e) NA_real_
+  )
+  if (!isTRUE(abs(value - log(2)) < 1e-12)) {
+    abort_aurc(
+      c(
+        "This SQLite connection has no natural logarithm {.code LOG()}.",
+        i = paste(
+          "The {.val alpha_prime} estimator needs it; use another",
+          "estimator, or {.fn RSQLite::initExtension} on the connection."
+        )
+      ),
+      class = "aurc_error_engine", call = call
+    )
+  }
+  invisible()
+}
+
+# The columns of a metric as a lazy table with `.aurc_s` (score), `.aurc_l`
+# (loss) and `.aurc_w` (weight, 1 when not given), after the grouping
+# columns. `columns`: named list of quosures (score, loss, case_weights, in
+# that order, whatever their names). Checks that bare names exist and that
+# the types are those the in-memory form accepts, from one row.
+db_metric_columns <- function(tbl, columns, call) {
+  check_db_packages(call)
+  con <- db_con(tbl)
+  args <- names(columns)
+  vars <- colnames(tbl)
+  groups <- dplyr::group_vars(tbl)
+  exprs <- list()
+  for (j in seq_along(columns)) {
+    quo <- columns[[j]]
+    if (rlang::quo_is_null(quo) || rlang::quo_is_missing(quo)) {
+      if (j < 3) {
+        abort_aurc("{.arg {args[j]}} is missing.",
+          class = "aurc_error_column", call = call
+        )
+      }
+      next
+    }
+    expr <- rlang::quo_get_expr(quo)
+    if (rlang::is_string(expr)) quo <- rlang::quo_set_expr(quo, rlang::sym(expr))
+    expr <- rlang::quo_get_expr(quo)
+    if (rlang::is_symbol(expr) && !rlang::as_string(expr) %in% vars) {
+      abort_aurc(
+        c(
+          "Can't find {.arg {args[j]}} in {.arg data}.",
+          x = "The table has no column {.field {rlang::as_string(expr)}}.",
+          i = "Give a column name of {.arg data} or an expression of its columns."
+        ),
+        class = "aurc_error_column", call = call
+      )
+    }
+    exprs[[c(".aurc_s", ".aurc_l", ".aurc_w")[j]]] <- quo
+  }
+  out <- tryCatch(
+    dplyr::transmute(dplyr::ungroup(tbl), !!!rlang::syms(groups), !!!exprs),
+    error = function(e) {
+      abort_aurc("Can't translate the columns of {.arg data} to SQL.",
+        parent = e, class = "aurc_error_column", call = call
+      )
+    }
+  )
+  probe <- tryCatch(
+    dplyr::collect(utils::head(
+      dplyr::filter(out, !is.na(.data$.aurc_s), !is.na(.data$.aurc_l)), 1
+    )),
+    error = function(e) {
+      abort_aurc("The engine can't evaluate the columns of {.arg data}.",
+        parent = e, class = "aurc_error_column", call = call
+      )
+    }
+  )
+  logical_loss <- FALSE
+  if (nrow(probe) > 0) {
+    check_numeric_vector(probe$.aurc_s, args[1], call = call)
+    check_numeric_vector(probe$.aurc_l, args[2], allow_logical = TRUE,
+      call = call
+    )
+    logical_loss <- is.logical(probe$.aurc_l)
+    if (".aurc_w" %in% names(probe)) {
+      check_numeric_vector(probe$.aurc_w, args[3], call = call)
+    }
+  }
+  list(
+    tbl = out, con = con, groups = groups, args = args,
+    weighted = !is.null(exprs$.aurc_w), logical_loss = logical_loss
+  )
+}
+
+# Per-score table of a prepared lazy table (`db_metric_columns()`), grouped
+# by the grouping columns: `.aurc_s`, `.n` (weighted count of complete
+# rows), `.l` (weighted loss sum), and the checks `.miss` (rows with a
+# missing score or loss), `.minl`, `.maxl` (loss range), `.bad` (losses
+# other than 0/1), `.minw`, `.nullw` (weight range and missing weights).
+db_score_groups <- function(cols) {
+  con <- cols$con
+  s <- db_ident(con, ".aurc_s")
+  l <- db_ident(con, ".aurc_l")
+  lv <- if (cols$logical_loss) {
+    paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
+  } else {
+    db_cast(con, l)
+  }
+  w <- if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else "1.0"
+  complete <- paste0(s, " IS NOT NULL AND ", l, " IS NOT NULL")
+  frag <- function(x) dbplyr::sql(x)
+  grouped <- dplyr::group_by(
+    cols$tbl, !!!rlang::syms(c(cols$groups, ".aurc_s"))
+  )
+  dplyr::summarise(grouped,
+    .n = sum(!!frag(paste0(
+      "CASE WHEN ", complete, " THEN ", w, " ELSE 0.0 END"
+    )), na.rm = TRUE),
+    .l = sum(!!frag(paste0(
+      "CASE WHEN ", complete, " THEN ", w, " * ", lv, " ELSE 0.0 END"
+    )), na.rm = TRUE),
+    .miss = sum(!!frag(paste0(
+      "CASE WHEN ", complete, " THEN 0 ELSE 1 END"
+    )), na.rm = TRUE),
+    .minl = min(!!frag(lv), na.rm = TRUE),
+    .maxl = max(!!frag(lv), na.rm = TRUE),
+    .bad = sum(!!frag(paste0(
+      "CASE WHEN ", lv, " = 0.0 OR ", lv, " = 1.0 OR ", l,
+      " IS NULL THEN 0 ELSE 1 END"
+    )), na.rm = TRUE),
+    .minw = min(!!frag(w), na.rm = TRUE),
+    .nullw = sum(!!frag(paste0("CASE WHEN ", w, " IS NULL THEN 1 ELSE 0 END")),
+      na.rm = TRUE
+    ),
+    .groups = "drop_last"
+  )
+}
+
+# Adds, per group, the running sums in descending score order: `.nc`
+# (weighted count with score >= this one), `.lc` (their loss); with
+# `totals`, also `.nt` and `.lt`, the group's totals.
+db_running_sums <- function(score_groups, totals = FALSE) {
+  q <- score_groups
+  if (totals) q <- dplyr::mutate(q, .nt = sum(.data$.n), .lt = sum(.data$.l))
+  q <- dbplyr::window_order(q, dplyr::desc(.data$.aurc_s))
+  q <- dplyr::mutate(q, .nc = cumsum(.data$.n), .lc = cumsum(.data$.l))
+  dbplyr::window_order(q)
+}
