@@ -118,6 +118,8 @@ db_metric_columns <- function(tbl, columns, call) {
   )
   logical_loss <- FALSE
   if (nrow(probe) > 0) {
+    # two copies of the row so the message says "a character vector"
+    probe <- probe[c(1, 1), , drop = FALSE]
     check_numeric_vector(probe$.aurc_s, args[1], call = call)
     check_numeric_vector(probe$.aurc_l, args[2], allow_logical = TRUE,
       call = call
@@ -182,7 +184,11 @@ db_score_groups <- function(cols) {
 # `totals`, also `.nt` and `.lt`, the group's totals.
 db_running_sums <- function(score_groups, totals = FALSE) {
   q <- score_groups
-  if (totals) q <- dplyr::mutate(q, .nt = sum(.data$.n), .lt = sum(.data$.l))
+  if (totals) {
+    q <- dplyr::mutate(q,
+      .nt = sum(.data$.n, na.rm = TRUE), .lt = sum(.data$.l, na.rm = TRUE)
+    )
+  }
   q <- dbplyr::window_order(q, dplyr::desc(.data$.aurc_s))
   q <- dplyr::mutate(q, .nc = cumsum(.data$.n), .lc = cumsum(.data$.l))
   dbplyr::window_order(q)
