@@ -27,7 +27,7 @@ metric_df_remote <- function(data, columns, metric, estimator, call) {
   check_bool(db_options(options)$na_rm, "na_rm", call = call)
   if (metric %in% c("ece", "mce")) {
     values <- calibration_db(data, columns, options$settings,
-      db_options(options)$na_rm, call
+      db_options(options)$na_rm, metric, call
     )
   } else {
     values <- metric_db(data, metric, columns, options, call = call)

@@ -40,13 +40,11 @@ metric_db <- function(data, metrics, columns, options = list(),
   binary <- any(metrics %in% binary_metrics) ||
     ("eaurc" %in% metrics && options$optimum == "asymptotic")
   cols <- db_metric_columns(data, columns, call)
-  if ("aurc" %in% metrics || "eaurc" %in% metrics || "naurc" %in% metrics) {
-    if (options$estimator == "alpha_prime") check_db_log(cols$con, call)
+  if (any(c("aurc", "eaurc", "naurc") %in% metrics) &&
+    options$estimator == "alpha_prime") {
+    check_db_log(cols$con, call)
   }
-  totals <- any(c("failure_aupr", "risk_at_coverage", "coverage_at_risk") %in%
-    metrics)
-  running <- db_running_sums(db_score_groups(cols), totals = totals)
-  agg <- db_aggregate(running, metrics, options, cols$con)
+  agg <- db_metric_query(cols, metrics, options)
   res <- tryCatch(dplyr::collect(agg), error = function(e) {
     abort_aurc("The engine failed to compute the metrics.",
       parent = e, class = "aurc_error_engine", call = call
@@ -60,6 +58,14 @@ metric_db <- function(data, metrics, columns, options = list(),
     optimum <- db_loss_table(cols, call)
   }
   db_metric_values(res, metrics, options, cols$groups, optimum, call)
+}
+
+# The lazy query of the metrics: GROUP BY score, window sums, aggregate.
+db_metric_query <- function(cols, metrics, options) {
+  totals <- any(c("failure_aupr", "risk_at_coverage", "coverage_at_risk") %in%
+    metrics)
+  running <- db_running_sums(db_score_groups(cols), totals = totals)
+  db_aggregate(running, metrics, options, cols$con)
 }
 
 db_options <- function(options) {

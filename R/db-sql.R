@@ -65,8 +65,9 @@ check_db_log <- function(con, call) {
 # (loss) and `.aurc_w` (weight, 1 when not given), after the grouping
 # columns. `columns`: named list of quosures (score, loss, case_weights, in
 # that order, whatever their names). Checks that bare names exist and that
-# the types are those the in-memory form accepts, from one row.
-db_metric_columns <- function(tbl, columns, call) {
+# the types are those the in-memory form accepts, from one row (`probe =
+# FALSE` skips that query: a simulated connection cannot run it).
+db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
   check_db_packages(call)
   con <- db_con(tbl)
   args <- names(columns)
@@ -106,6 +107,12 @@ db_metric_columns <- function(tbl, columns, call) {
       )
     }
   )
+  if (!probe) {
+    return(list(
+      tbl = out, con = con, groups = groups, args = args,
+      weighted = !is.null(exprs$.aurc_w), logical_loss = FALSE
+    ))
+  }
   probe <- tryCatch(
     dplyr::collect(utils::head(
       dplyr::filter(out, !is.na(.data$.aurc_s), !is.na(.data$.aurc_l)), 1

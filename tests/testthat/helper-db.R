@@ -257,4 +257,57 @@ expect_db_matches_memory <- function(t, df) {
   }
 }
 
+# rc_curve(), ece() and mce() on the lazy table `t` equal the in-memory
+# forms on `df`. The oracle reference of a database curve has a point at the
+# end of every block of equal losses; each is a point of the in-memory
+# oracle curve.
+expect_db_curves_match_memory <- function(t, df) {
+  tol <- 1e-9
+  for (grouped in c(FALSE, TRUE)) {
+    td <- if (grouped) dplyr::group_by(t, model) else t
+    dd <- if (grouped) dplyr::group_by(df, model) else df
+    for (cw in list(NULL, quote(w), quote(fw))) {
+      a <- rc_curve(td, score, loss, na_rm = TRUE, case_weights = !!cw)
+      b <- rc_curve(dd, score, loss, na_rm = TRUE, case_weights = !!cw)
+      strip <- function(x) {
+        y <- as.data.frame(x)
+        attr(y, "oracle") <- attr(y, "random") <- attr(y, "group_vars") <- NULL
+        y
+      }
+      testthat::expect_equal(strip(a), strip(b), tolerance = tol)
+      testthat::expect_equal(attr(a, "random"), attr(b, "random"),
+        tolerance = tol
+      )
+      oa <- attr(a, "oracle")
+      ob <- attr(b, "oracle")
+      key <- function(o) {
+        paste(if (grouped) o$model, signif(o$coverage, 10),
+          signif(o$selective_risk, 10))
+      }
+      testthat::expect_true(all(key(oa) %in% key(ob)))
+      for (bn in c("equal_width", "equal_mass", "adaptive")) {
+        for (k in c(1, 4, 10)) {
+          for (fn in list(ece, mce)) {
+            testthat::expect_equal(
+              as.data.frame(fn(td, conf, correct, binning = bn, n_bins = k,
+                na_rm = TRUE, case_weights = !!cw
+              )),
+              as.data.frame(fn(dd, conf, correct, binning = bn, n_bins = k,
+                na_rm = TRUE, case_weights = !!cw
+              )),
+              tolerance = tol
+            )
+          }
+        }
+      }
+    }
+    brk <- c(0, 0.5, 0.9, 0.95, 1)
+    testthat::expect_equal(
+      as.data.frame(ece(td, conf, correct, breaks = brk)),
+      as.data.frame(ece(dd, conf, correct, breaks = brk)),
+      tolerance = tol
+    )
+  }
+}
+
 binary_metrics_test <- c("failure_auroc", "failure_aupr", "eaugrc")

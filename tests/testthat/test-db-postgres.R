@@ -8,6 +8,13 @@ test_that("every metric on PostgreSQL equals the in-memory form", {
   expect_db_matches_memory(t, df)
 })
 
+test_that("rc_curve, ece and mce on PostgreSQL equal the in-memory forms", {
+  con <- pg_con()
+  df <- db_test_data(seed = 4)
+  t <- db_copy(con, df)
+  expect_db_curves_match_memory(t, df)
+})
+
 test_that("integer columns and bad input on PostgreSQL", {
   con <- pg_con()
   # integer score, loss and weights: the engine must not divide integers

@@ -5,6 +5,13 @@ test_that("every metric on SQLite equals the in-memory form", {
   expect_db_matches_memory(t, df)
 })
 
+test_that("rc_curve, ece and mce on SQLite equal the in-memory forms", {
+  con <- sqlite_con()
+  df <- db_test_data(seed = 4)
+  t <- db_copy(con, df)
+  expect_db_curves_match_memory(t, df)
+})
+
 test_that("tiny hand-computed case on SQLite, ties grouped", {
   con <- sqlite_con()
   # scores 3, 2, 2, 1 with losses 0, 1, 0, 1: thresholds 3, 2, 1 with
