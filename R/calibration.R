@@ -416,7 +416,11 @@ print.aurc_calibration_bins <- function(x, ...) {
 #' adaptive binning these are the AECE and AMCE of Ding et al. (2020).
 #'
 #' @inheritParams calibration_bins
-#' @param data A data frame (grouped data frames give one row per group).
+#' @param data A data frame (grouped data frames give one row per group),
+#'   a `dbplyr` lazy database table (equal-width, equal-mass and custom bins
+#'   are computed in the engine; adaptive bins pull the per-confidence table;
+#'   `"ding2020"` is not available), or a [score_table()] built from the
+#'   confidence and the failure (`1 - correct`).
 #' @param confidence,correct For `ece()` and `mce()`, unquoted column names
 #'   of `data` (or expressions of its columns).
 #' @param na_rm If `FALSE` (the default) a missing confidence or

@@ -41,7 +41,6 @@
 #' as the failure indicator (`correct = 1 - failure`), so build the table as
 #' `score_table(data, confidence, 1 - correct)` (or from a failure column).
 #'
-#' @inheritParams aurc
 #' @param data A data frame (grouped data frames give one table per group)
 #'   or a `dbplyr` lazy table (grouped or not).
 #' @param score,loss,case_weights Unquoted columns of `data` (or
@@ -332,7 +331,8 @@ score_table_metrics <- function(st, metrics, columns, options, call) {
   }
   need_oracle <- "naurc" %in% metrics ||
     ("eaurc" %in% metrics && options$optimum == "exact")
-  cpp <- setdiff(metrics, c("naurc", if (need_oracle) "eaurc"))
+  exact_eaurc <- "eaurc" %in% metrics && options$optimum == "exact"
+  cpp <- setdiff(metrics, c("naurc", if (exact_eaurc) "eaurc"))
   if (need_oracle) cpp <- union(cpp, c("aurc", "mean_loss"))
   G <- nrow(keys)
   vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
@@ -361,7 +361,7 @@ score_table_metrics <- function(st, metrics, columns, options, call) {
       star <- oracle_from_losses(losses$loss[lr], losses$n[lr],
         options$estimator
       )
-      if ("eaurc" %in% metrics) v[["eaurc"]] <- v[["aurc"]] - star
+      if (exact_eaurc) v[["eaurc"]] <- v[["aurc"]] - star
       if ("naurc" %in% metrics) {
         denom <- v[["mean_loss"]] - star
         v[["naurc"]] <- if (denom > 0) (v[["aurc"]] - star) / denom else NaN

