@@ -111,21 +111,7 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
   }
   cols <- db_metric_columns(data, columns, call)
   groups <- db_score_groups(cols)
-  checks <- dplyr::summarise(groups,
-    .N = sum(.data$.n, na.rm = TRUE), .miss = sum(.data$.miss, na.rm = TRUE),
-    .minl = min(.data$.minl, na.rm = TRUE),
-    .maxl = max(.data$.maxl, na.rm = TRUE),
-    .bad = sum(.data$.bad, na.rm = TRUE),
-    .minw = min(.data$.minw, na.rm = TRUE),
-    .nullw = sum(.data$.nullw, na.rm = TRUE),
-    .mins = min(.data$.aurc_s, na.rm = TRUE),
-    .maxs = max(.data$.aurc_s, na.rm = TRUE),
-    .groups = "drop"
-  )
-  checks <- db_sort_groups(tibble::as_tibble(dplyr::collect(checks)),
-    cols$groups
-  )
-  db_check_values(checks, cols, TRUE, call)
+  checks <- db_run_checks(cols, TRUE, call)
   mins <- suppressWarnings(min(as.double(checks$.mins), na.rm = TRUE))
   maxs <- suppressWarnings(max(as.double(checks$.maxs), na.rm = TRUE))
   if (mins < 0 || maxs > 1) {

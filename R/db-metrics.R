@@ -1,7 +1,7 @@
 # The metrics of SPEC Sec. 2 and 4 on a lazy database table (SPEC Sec. 12).
 #
 # Internal API (the one entry point, also for a metric registry):
-#   metric_db(data, metrics, columns, options, call)
+#   metric_db(data, metrics, columns, options, call) -> values
 # `data` a dbplyr `tbl_sql` (grouped or not) or an `aurc_score_table`;
 # `metrics` names of `all_metrics`; `columns` a named list of quosures in
 # the order score, loss (or failure), case_weights; `options` a list with
@@ -44,14 +44,19 @@ metric_db <- function(data, metrics, columns, options = list(),
     options$estimator == "alpha_prime") {
     check_db_log(cols$con, call)
   }
+  checks <- db_run_checks(cols, binary, call)
   agg <- db_metric_query(cols, metrics, options)
   res <- tryCatch(dplyr::collect(agg), error = function(e) {
     abort_aurc("The engine failed to compute the metrics.",
       parent = e, class = "aurc_error_engine", call = call
     )
   })
-  res <- db_sort_groups(tibble::as_tibble(res), cols$groups)
-  db_check_values(res, cols, binary, call)
+  res <- tibble::as_tibble(res)
+  # every group of the table, also one whose rows are all incomplete
+  idx <- match_groups(checks, res, cols$groups)
+  res <- tibble::as_tibble(c(
+    checks, res[idx, setdiff(names(res), cols$groups), drop = FALSE]
+  ))
   optimum <- NULL
   if (("eaurc" %in% metrics && options$optimum == "exact") ||
     "naurc" %in% metrics) {
@@ -93,12 +98,7 @@ db_aggregate <- function(running, metrics, options, con) {
   est <- options$estimator
   exprs <- list(
     .N = f(paste0("SUM(", n, ")")), .L = f(paste0("SUM(", l, ")")),
-    .miss = f(paste0("SUM(", id(".miss"), ")")),
-    .minl = f(paste0("MIN(", id(".minl"), ")")),
-    .maxl = f(paste0("MAX(", id(".maxl"), ")")),
-    .bad = f(paste0("SUM(", id(".bad"), ")")),
-    .minw = f(paste0("MIN(", id(".minw"), ")")),
-    .nullw = f(paste0("SUM(", id(".nullw"), ")"))
+    .G = f("COUNT(*)")
   )
   if (need("aurc", "eaurc", "naurc")) {
     exprs$.aurc <- f(paste0("SUM(", switch(est,
@@ -211,7 +211,10 @@ db_check_values <- function(res, cols, binary, call) {
           "{.arg {args[2]}} must contain only 0 and 1",
           "(or {.code FALSE}/{.code TRUE})."
         ),
-        x = "The engine found {sum(num(res$.bad), na.rm = TRUE)} other value{?s}."
+        x = paste(
+          "The engine found {sum(num(res$.bad), na.rm = TRUE)} other",
+          "value{?s}."
+        )
       ),
       class = "aurc_error_value", call = call
     )
@@ -276,8 +279,8 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
     x[is.na(x)] <- 0
     x
   }
-  N <- num(res$.N)
-  L <- num(res$.L)
+  N <- num(res$.N) # nolint: object_name_linter
+  L <- num(res$.L) # nolint: object_name_linter
   na <- num(res$.miss) > 0 & !options$na_rm
   empty <- !na & !(N > 0)
   if (any(empty)) warn_no_data(call = call)
@@ -308,7 +311,8 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
     v <- switch(m,
       aurc = aurc_value(),
       augrc = if (options$method == "step") {
-        step <- res[[if (".augrc_step" %in% names(res)) ".augrc_step" else ".augrc"]]
+        nm <- if (".augrc_step" %in% names(res)) ".augrc_step" else ".augrc"
+        step <- res[[nm]]
         (N * L - num(step)) / N^2
       } else {
         augrc_trap()

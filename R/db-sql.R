@@ -85,14 +85,19 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
       next
     }
     expr <- rlang::quo_get_expr(quo)
-    if (rlang::is_string(expr)) quo <- rlang::quo_set_expr(quo, rlang::sym(expr))
+    if (rlang::is_string(expr)) {
+      quo <- rlang::quo_set_expr(quo, rlang::sym(expr))
+    }
     expr <- rlang::quo_get_expr(quo)
     if (rlang::is_symbol(expr) && !rlang::as_string(expr) %in% vars) {
       abort_aurc(
         c(
           "Can't find {.arg {args[j]}} in {.arg data}.",
           x = "The table has no column {.field {rlang::as_string(expr)}}.",
-          i = "Give a column name of {.arg data} or an expression of its columns."
+          i = paste(
+            "Give a column name of {.arg data} or an expression of its",
+            "columns."
+          )
         ),
         class = "aurc_error_column", call = call
       )
@@ -142,48 +147,85 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
   )
 }
 
-# Per-score table of a prepared lazy table (`db_metric_columns()`), grouped
-# by the grouping columns: `.aurc_s`, `.n` (weighted count of complete
-# rows), `.l` (weighted loss sum), and the checks `.miss` (rows with a
-# missing score or loss), `.minl`, `.maxl` (loss range), `.bad` (losses
-# other than 0/1), `.minw`, `.nullw` (weight range and missing weights).
-db_score_groups <- function(cols) {
+# Loss and weight values as SQL fragments of a prepared table.
+db_value_sql <- function(cols) {
   con <- cols$con
-  s <- db_ident(con, ".aurc_s")
   l <- db_ident(con, ".aurc_l")
-  lv <- if (cols$logical_loss) {
-    paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
-  } else {
-    db_cast(con, l)
-  }
-  w <- if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else "1.0"
-  complete <- paste0(s, " IS NOT NULL AND ", l, " IS NOT NULL")
-  frag <- function(x) dbplyr::sql(x)
-  grouped <- dplyr::group_by(
-    cols$tbl, !!!rlang::syms(c(cols$groups, ".aurc_s"))
+  list(
+    s = db_ident(con, ".aurc_s"), l = l,
+    lv = if (cols$logical_loss) {
+      paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
+    } else {
+      db_cast(con, l)
+    },
+    w = if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else "1.0"
   )
-  dplyr::summarise(grouped,
-    .n = sum(!!frag(paste0(
-      "CASE WHEN ", complete, " THEN ", w, " ELSE 0.0 END"
-    )), na.rm = TRUE),
-    .l = sum(!!frag(paste0(
-      "CASE WHEN ", complete, " THEN ", w, " * ", lv, " ELSE 0.0 END"
-    )), na.rm = TRUE),
-    .miss = sum(!!frag(paste0(
-      "CASE WHEN ", complete, " THEN 0 ELSE 1 END"
-    )), na.rm = TRUE),
-    .minl = min(!!frag(lv), na.rm = TRUE),
-    .maxl = max(!!frag(lv), na.rm = TRUE),
-    .bad = sum(!!frag(paste0(
-      "CASE WHEN ", lv, " = 0.0 OR ", lv, " = 1.0 OR ", l,
-      " IS NULL THEN 0 ELSE 1 END"
-    )), na.rm = TRUE),
-    .minw = min(!!frag(w), na.rm = TRUE),
-    .nullw = sum(!!frag(paste0("CASE WHEN ", w, " IS NULL THEN 1 ELSE 0 END")),
-      na.rm = TRUE
-    ),
+}
+
+# Per-score table of a prepared lazy table (`db_metric_columns()`), grouped
+# by the grouping columns: `.aurc_s`, `.n` (weighted count) and `.l`
+# (weighted loss sum) of the complete rows. Only two sums, so the engine's
+# hash aggregate stays as narrow as a plain `GROUP BY score`.
+db_score_groups <- function(cols) {
+  v <- db_value_sql(cols)
+  q <- dplyr::filter(cols$tbl, !is.na(.data$.aurc_s), !is.na(.data$.aurc_l))
+  q <- dplyr::group_by(q, !!!rlang::syms(c(cols$groups, ".aurc_s")))
+  dplyr::summarise(q,
+    .n = sum(!!dbplyr::sql(v$w), na.rm = TRUE),
+    .l = sum(!!dbplyr::sql(paste0(v$w, " * ", v$lv)), na.rm = TRUE),
     .groups = "drop_last"
   )
+}
+
+# The checks of the in-memory forms in one aggregate per group (no GROUP BY
+# of the scores): `.miss` (rows with a missing score or loss), `.minl`,
+# `.maxl` (loss range), `.bad` (losses other than 0/1), `.minw`, `.nullw`
+# (weight range, missing weights), `.mins`, `.maxs` (score range).
+db_check_query <- function(cols) {
+  v <- db_value_sql(cols)
+  f <- function(x) dbplyr::sql(x)
+  q <- dplyr::group_by(cols$tbl, !!!rlang::syms(cols$groups))
+  dplyr::summarise(q,
+    .miss = sum(!!f(paste0(
+      "CASE WHEN ", v$s, " IS NOT NULL AND ", v$l, " IS NOT NULL THEN 0 ",
+      "ELSE 1 END"
+    )), na.rm = TRUE),
+    .minl = min(!!f(v$lv), na.rm = TRUE),
+    .maxl = max(!!f(v$lv), na.rm = TRUE),
+    .bad = sum(!!f(paste0(
+      "CASE WHEN ", v$lv, " = 0.0 OR ", v$lv, " = 1.0 OR ", v$l,
+      " IS NULL THEN 0 ELSE 1 END"
+    )), na.rm = TRUE),
+    .minw = min(!!f(v$w), na.rm = TRUE),
+    .nullw = sum(!!f(paste0("CASE WHEN ", v$w, " IS NULL THEN 1 ELSE 0 END")),
+      na.rm = TRUE
+    ),
+    .mins = min(.data$.aurc_s, na.rm = TRUE),
+    .maxs = max(.data$.aurc_s, na.rm = TRUE),
+    .groups = "drop"
+  )
+}
+
+# Runs the checks: the per-group table (sorted by the groups), after the
+# classed errors of the in-memory forms.
+db_run_checks <- function(cols, binary, call) {
+  checks <- tryCatch(dplyr::collect(db_check_query(cols)), error = function(e) {
+    abort_aurc("The engine failed to check the columns.",
+      parent = e, class = "aurc_error_engine", call = call
+    )
+  })
+  checks <- db_sort_groups(tibble::as_tibble(checks), cols$groups)
+  db_check_values(checks, cols, binary, call)
+  checks
+}
+
+# Index in `res` of each group of `checks` (NA where `res` lacks it).
+match_groups <- function(checks, res, gv) {
+  if (length(gv) == 0) return(if (nrow(res)) 1L else NA_integer_)
+  vapply(seq_len(nrow(checks)), function(i) {
+    hit <- which(rows_of_group(res, checks, i, gv))
+    if (length(hit)) hit[1] else NA_integer_
+  }, integer(1))
 }
 
 # Adds, per group, the running sums in descending score order: `.nc`

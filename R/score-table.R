@@ -130,18 +130,17 @@ drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 
 score_table_db <- function(data, columns, call) {
   cols <- db_metric_columns(data, columns, call)
+  checks <- db_run_checks(cols, FALSE, call)
   res <- tryCatch(dplyr::collect(db_score_groups(cols)), error = function(e) {
     abort_aurc("The engine failed to compute the score table.",
       parent = e, class = "aurc_error_engine", call = call
     )
   })
   res <- tibble::as_tibble(res)
-  db_check_values(res, cols, FALSE, call)
   gv <- cols$groups
-  missing <- sum_by_keys(
-    tibble::as_tibble(c(res[gv], list(n_missing = as.double(res$.miss)))),
-    gv, "n_missing"
-  )
+  missing <- tibble::as_tibble(c(
+    checks[gv], list(n_missing = as.double(checks$.miss))
+  ))
   scores <- tibble::as_tibble(c(res[gv], list(
     score = as.double(res$.aurc_s), n = as.double(res$.n),
     loss_sum = as.double(res$.l)
@@ -253,7 +252,7 @@ print.aurc_score_table <- function(x, ...) {
     format(nrow(x), big.mark = ","), if (nrow(x) == 1) "" else "s",
     format(nrow(losses), big.mark = ","), if (nrow(losses) == 1) "" else "es",
     format(sum(x$n), big.mark = ","),
-    if (length(gv)) paste0(" (groups: ", paste(gv, collapse = ", "), ")") else ""
+    if (length(gv)) paste0(" (groups: ", toString(gv), ")") else ""
   ))
   if (sum(missing$n_missing) > 0) {
     cat(sprintf(
@@ -301,7 +300,10 @@ warn_ignored_columns <- function(columns, call) {
   if (any(given)) {
     warn_aurc(
       c(
-        "{.arg data} is a score table; {.arg {names(columns)[given]}} {?is/are} ignored.",
+        paste(
+          "{.arg data} is a score table; {.arg {names(columns)[given]}}",
+          "{?is/are} ignored."
+        ),
         i = "A score table already holds the scores, losses and weights."
       ),
       class = "aurc_warning_ignored", call = call
@@ -334,7 +336,7 @@ score_table_metrics <- function(st, metrics, columns, options, call) {
   exact_eaurc <- "eaurc" %in% metrics && options$optimum == "exact"
   cpp <- setdiff(metrics, c("naurc", if (exact_eaurc) "eaurc"))
   if (need_oracle) cpp <- union(cpp, c("aurc", "mean_loss"))
-  G <- nrow(keys)
+  G <- nrow(keys) # nolint: object_name_linter
   vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
   achieved <- rep(NA_real_, G)
   no_data <- FALSE

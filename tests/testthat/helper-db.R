@@ -135,8 +135,13 @@ pg_start <- function() {
     unlink(dir, recursive = TRUE)
   }
   pg_state$stop <- stop_server
-  # at the end of the test run, also when tests fail
-  withr::defer(pg_stop(), envir = testthat::teardown_env())
+  # at the end of the test run, also when tests fail; and, should the run
+  # be cut short, when R exits
+  tryCatch(
+    withr::defer(pg_stop(), envir = testthat::teardown_env()),
+    error = function(e) NULL
+  )
+  reg.finalizer(pg_state, function(e) pg_stop(), onexit = TRUE)
   pg_state$params <- list(
     host = dir, port = port, user = "postgres", password = "",
     dbname = "postgres"
