@@ -111,7 +111,7 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
   }
   cols <- db_metric_columns(data, columns, call)
   groups <- db_score_groups(cols)
-  checks <- db_run_checks(cols, TRUE, call)
+  checks <- db_run_checks(cols, TRUE, call, range = TRUE)
   mins <- suppressWarnings(min(as.double(checks$.mins), na.rm = TRUE))
   maxs <- suppressWarnings(max(as.double(checks$.maxs), na.rm = TRUE))
   if (mins < 0 || maxs > 1) {

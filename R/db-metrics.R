@@ -1,7 +1,7 @@
 # The metrics of SPEC Sec. 2 and 4 on a lazy database table (SPEC Sec. 12).
 #
 # Internal API (the one entry point, also for a metric registry):
-#   metric_db(data, metrics, columns, options, call) -> values
+#   metric_db(data, metrics, columns, options, call) -> values # nolint
 # `data` a dbplyr `tbl_sql` (grouped or not) or an `aurc_score_table`;
 # `metrics` names of `all_metrics`; `columns` a named list of quosures in
 # the order score, loss (or failure), case_weights; `options` a list with
@@ -177,12 +177,12 @@ db_sort_groups <- function(res, groups) {
 db_check_values <- function(res, cols, binary, call) {
   args <- cols$args
   num <- function(x) suppressWarnings(as.double(x))
-  if (any(num(res$.nullw) > 0, na.rm = TRUE) ||
-    any(num(res$.minw) < 0, na.rm = TRUE)) {
-    bad <- if (any(num(res$.nullw) > 0, na.rm = TRUE)) {
+  if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE) ||
+    any(num(res[[".minw"]]) < 0, na.rm = TRUE)) {
+    bad <- if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE)) {
       NA
     } else {
-      min(num(res$.minw), na.rm = TRUE)
+      min(num(res[[".minw"]]), na.rm = TRUE)
     }
     abort_aurc(
       c(
@@ -192,8 +192,8 @@ db_check_values <- function(res, cols, binary, call) {
       class = "aurc_error_value", call = call
     )
   }
-  minl <- suppressWarnings(min(num(res$.minl), na.rm = TRUE))
-  maxl <- suppressWarnings(max(num(res$.maxl), na.rm = TRUE))
+  minl <- suppressWarnings(min(num(res[[".minl"]]), na.rm = TRUE))
+  maxl <- suppressWarnings(max(num(res[[".maxl"]]), na.rm = TRUE))
   if (minl < 0 || (is.finite(minl) && is.infinite(maxl))) {
     shown <- if (minl < 0) minl else maxl
     abort_aurc(
@@ -204,7 +204,7 @@ db_check_values <- function(res, cols, binary, call) {
       class = "aurc_error_value", call = call
     )
   }
-  if (binary && any(num(res$.bad) > 0, na.rm = TRUE)) {
+  if (binary && any(num(res[[".bad"]]) > 0, na.rm = TRUE)) {
     abort_aurc(
       c(
         paste(
@@ -212,7 +212,7 @@ db_check_values <- function(res, cols, binary, call) {
           "(or {.code FALSE}/{.code TRUE})."
         ),
         x = paste(
-          "The engine found {sum(num(res$.bad), na.rm = TRUE)} other",
+          "The engine found {sum(num(res[[".bad"]]), na.rm = TRUE)} other",
           "value{?s}."
         )
       ),

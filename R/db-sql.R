@@ -179,37 +179,46 @@ db_score_groups <- function(cols) {
 
 # The checks of the in-memory forms in one aggregate per group (no GROUP BY
 # of the scores): `.miss` (rows with a missing score or loss), `.minl`,
-# `.maxl` (loss range), `.bad` (losses other than 0/1), `.minw`, `.nullw`
-# (weight range, missing weights), `.mins`, `.maxs` (score range).
-db_check_query <- function(cols) {
+# `.maxl` (loss range); for 0/1 losses (`binary`) `.bad` (other values);
+# with weights `.minw`, `.nullw` (weight range, missing weights); for
+# calibration (`range`) `.mins`, `.maxs` (score range). Only what is
+# needed, as every aggregate costs a pass over the rows.
+db_check_query <- function(cols, binary = FALSE, range = FALSE) {
   v <- db_value_sql(cols)
   f <- function(x) dbplyr::sql(x)
-  q <- dplyr::group_by(cols$tbl, !!!rlang::syms(cols$groups))
-  dplyr::summarise(q,
-    .miss = sum(!!f(paste0(
-      "CASE WHEN ", v$s, " IS NOT NULL AND ", v$l, " IS NOT NULL THEN 0 ",
-      "ELSE 1 END"
-    )), na.rm = TRUE),
-    .minl = min(!!f(v$lv), na.rm = TRUE),
-    .maxl = max(!!f(v$lv), na.rm = TRUE),
-    .bad = sum(!!f(paste0(
-      "CASE WHEN ", v$lv, " = 0.0 OR ", v$lv, " = 1.0 OR ", v$l,
-      " IS NULL THEN 0 ELSE 1 END"
-    )), na.rm = TRUE),
-    .minw = min(!!f(v$w), na.rm = TRUE),
-    .nullw = sum(!!f(paste0("CASE WHEN ", v$w, " IS NULL THEN 1 ELSE 0 END")),
-      na.rm = TRUE
-    ),
-    .mins = min(.data$.aurc_s, na.rm = TRUE),
-    .maxs = max(.data$.aurc_s, na.rm = TRUE),
-    .groups = "drop"
+  exprs <- list(
+    .miss = f(paste0(
+      "SUM(CASE WHEN ", v$s, " IS NOT NULL AND ", v$l, " IS NOT NULL ",
+      "THEN 0 ELSE 1 END)"
+    )),
+    .minl = f(paste0("MIN(", v$lv, ")")),
+    .maxl = f(paste0("MAX(", v$lv, ")"))
   )
+  if (binary) {
+    exprs$.bad <- f(paste0(
+      "SUM(CASE WHEN ", v$lv, " = 0.0 OR ", v$lv, " = 1.0 OR ", v$l,
+      " IS NULL THEN 0 ELSE 1 END)"
+    ))
+  }
+  if (cols$weighted) {
+    exprs$.minw <- f(paste0("MIN(", v$w, ")"))
+    exprs$.nullw <- f(paste0(
+      "SUM(CASE WHEN ", v$w, " IS NULL THEN 1 ELSE 0 END)"
+    ))
+  }
+  if (range) {
+    exprs$.mins <- f(paste0("MIN(", v$s, ")"))
+    exprs$.maxs <- f(paste0("MAX(", v$s, ")"))
+  }
+  q <- dplyr::group_by(cols$tbl, !!!rlang::syms(cols$groups))
+  dplyr::summarise(q, !!!exprs, .groups = "drop")
 }
 
 # Runs the checks: the per-group table (sorted by the groups), after the
 # classed errors of the in-memory forms.
-db_run_checks <- function(cols, binary, call) {
-  checks <- tryCatch(dplyr::collect(db_check_query(cols)), error = function(e) {
+db_run_checks <- function(cols, binary, call, range = FALSE) {
+  query <- db_check_query(cols, binary = binary, range = range)
+  checks <- tryCatch(dplyr::collect(query), error = function(e) {
     abort_aurc("The engine failed to check the columns.",
       parent = e, class = "aurc_error_engine", call = call
     )

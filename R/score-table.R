@@ -313,7 +313,7 @@ warn_ignored_columns <- function(columns, call) {
 
 # The metrics of a score table, in the form of `db_metric_values()`: the
 # grouping columns, one column per metric, `.coverage`.
-score_table_metrics <- function(st, metrics, columns, options, call) {
+score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
   warn_ignored_columns(columns, call)
   check_bool(options$na_rm, "na_rm", call = call)
   gv <- attr(st, "group_vars")

@@ -88,8 +88,11 @@ if (nzchar(Sys.getenv("AURC_PG_HOST"))) {
     if (nzchar(p)) p else Sys.glob(file.path("/usr/lib/postgresql/*/bin", x))[1]
   }
   run <- function(tool, a) {
-    if (root) system2("runuser", shQuote(c("-u", "postgres", "--", bin(tool), a)))
-    else system2(bin(tool), shQuote(a))
+    if (root) {
+      system2("runuser", shQuote(c("-u", "postgres", "--", bin(tool), a)))
+    } else {
+      system2(bin(tool), shQuote(a))
+    }
   }
   dir <- tempfile("aurc-pg-bench-", tmpdir = "/tmp")
   dir.create(dir, mode = "0700")

@@ -15,8 +15,8 @@ test_that("rc_curve, ece and mce on SQLite equal the in-memory forms", {
 test_that("tiny hand-computed case on SQLite, ties grouped", {
   con <- sqlite_con()
   # scores 3, 2, 2, 1 with losses 0, 1, 0, 1: thresholds 3, 2, 1 with
-  # accepted counts 1, 3, 4 and accepted losses 0, 1, 2; alpha AURC =
-  # (1 * 0/1 + 2 * 1/3 + 1 * 2/4) / 4 = 7/24
+  # accepted counts 1, 3, 4 and accepted losses 0, 1, 2; the alpha AURC is
+  # one quarter of 1 x 0 / 1 plus 2 x 1 / 3 plus 1 x 2 / 4, that is 7 / 24
   df <- data.frame(s = c(3, 2, 2, 1), l = c(0, 1, 0, 1))
   t <- db_copy(con, df)
   expect_equal(aurc(t, s, l)$.estimate, 7 / 24, tolerance = 1e-12)
