@@ -204,7 +204,8 @@ db_check_values <- function(res, cols, binary, call) {
       class = "aurc_error_value", call = call
     )
   }
-  if (binary && any(num(res[[".bad"]]) > 0, na.rm = TRUE)) {
+  n_bad <- sum(num(res[[".bad"]]), na.rm = TRUE)
+  if (binary && n_bad > 0) {
     abort_aurc(
       c(
         paste(
@@ -212,7 +213,7 @@ db_check_values <- function(res, cols, binary, call) {
           "(or {.code FALSE}/{.code TRUE})."
         ),
         x = paste(
-          "The engine found {sum(num(res[[".bad"]]), na.rm = TRUE)} other",
+          "The engine found {n_bad} other",
           "value{?s}."
         )
       ),
