@@ -130,7 +130,7 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
     ))
   }
   bins <- db_calibration_bins(groups, settings, cols)
-  bins <- tibble::as_tibble(dplyr::collect(bins))
+  bins <- tibble::as_tibble(db_collect(bins))
   gv <- cols$groups
   value <- vapply(seq_len(nrow(checks)), function(i) {
     if (!na_rm && isTRUE(as.double(checks$.miss[i]) > 0)) return(NA_real_)

@@ -46,7 +46,7 @@ metric_db <- function(data, metrics, columns, options = list(),
   }
   checks <- db_run_checks(cols, binary, call)
   agg <- db_metric_query(cols, metrics, options)
-  res <- tryCatch(dplyr::collect(agg), error = function(e) {
+  res <- tryCatch(db_collect(agg), error = function(e) {
     abort_aurc("The engine failed to compute the metrics.",
       parent = e, class = "aurc_error_engine", call = call
     )
@@ -250,7 +250,7 @@ db_loss_table <- function(cols, call) {
       )
     ), class = "aurc_message_pull")
   }
-  out <- tibble::as_tibble(dplyr::collect(q))
+  out <- tibble::as_tibble(db_collect(q))
   names(out)[names(out) == ".aurc_lv"] <- "loss"
   names(out)[names(out) == ".n"] <- "n"
   out

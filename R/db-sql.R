@@ -19,6 +19,14 @@ check_db_packages <- function(call) {
 
 db_con <- function(tbl) dbplyr::remote_con(tbl)
 
+# Runs a lazy query and returns its rows: the rendered SQL through
+# DBI::dbGetQuery(), one round trip (dplyr::collect() on dbplyr's older
+# backend interface, e.g. RPostgreSQL, costs extra queries).
+db_collect <- function(q) {
+  con <- dbplyr::remote_con(q)
+  tibble::as_tibble(DBI::dbGetQuery(con, dbplyr::sql_render(q, con = con)))
+}
+
 # The double-precision type name of a backend (dbplyr 2.3.0 casts
 # `as.double()` to NUMERIC on PostgreSQL, which is exact decimal arithmetic
 # and slow).
@@ -119,7 +127,7 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
     ))
   }
   probe <- tryCatch(
-    dplyr::collect(utils::head(
+    db_collect(utils::head(
       dplyr::filter(out, !is.na(.data$.aurc_s), !is.na(.data$.aurc_l)), 1
     )),
     error = function(e) {
@@ -218,7 +226,7 @@ db_check_query <- function(cols, binary = FALSE, range = FALSE) {
 # classed errors of the in-memory forms.
 db_run_checks <- function(cols, binary, call, range = FALSE) {
   query <- db_check_query(cols, binary = binary, range = range)
-  checks <- tryCatch(dplyr::collect(query), error = function(e) {
+  checks <- tryCatch(db_collect(query), error = function(e) {
     abort_aurc("The engine failed to check the columns.",
       parent = e, class = "aurc_error_engine", call = call
     )

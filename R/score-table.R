@@ -131,7 +131,7 @@ drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 score_table_db <- function(data, columns, call) {
   cols <- db_metric_columns(data, columns, call)
   checks <- db_run_checks(cols, FALSE, call)
-  res <- tryCatch(dplyr::collect(db_score_groups(cols)), error = function(e) {
+  res <- tryCatch(db_collect(db_score_groups(cols)), error = function(e) {
     abort_aurc("The engine failed to compute the score table.",
       parent = e, class = "aurc_error_engine", call = call
     )
