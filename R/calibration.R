@@ -534,7 +534,11 @@ calibration_print_table <- function(x) {
 #' data-frame form.
 #'
 #' @inheritParams calibration_bins
-#' @param data A data frame (grouped data frames give one row per group).
+#' @param data A data frame (grouped data frames give one row per group),
+#'   a `dbplyr` lazy database table (equal-width, equal-mass and custom bins
+#'   are computed in the engine; adaptive bins pull the per-confidence table;
+#'   `"ding2020"` is not available), or a [score_table()] built from the
+#'   confidence and the failure (`1 - correct`).
 #' @param confidence,correct For `ece()` and `mce()`, unquoted column names
 #'   of `data` (or expressions of its columns).
 #' @param na_rm If `FALSE` (the default) a missing confidence or
@@ -663,6 +667,14 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
 # All groups binned in one C++ call (R/calibration-df.R).
 calibration_metric_df <- function(data, confidence, correct, case_weights,
                                   settings, na_rm, metric, call) {
+  if (is_remote_data(data)) {
+    columns <- list(
+      confidence = confidence, correct = correct, case_weights = case_weights
+    )
+    return(calibration_metric_remote(data, columns, settings, na_rm, metric,
+      call
+    ))
+  }
   calibration_metric_groups(data, confidence, correct, case_weights,
     settings, na_rm, metric, call
   )

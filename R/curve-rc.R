@@ -44,6 +44,12 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
                      case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
+  if (is_remote_data(data)) {
+    return(rc_curve_remote(data, list(
+      score = rlang::enquo(score), loss = rlang::enquo(loss),
+      case_weights = rlang::enquo(case_weights)
+    ), na_rm, call))
+  }
   check_data_frame(data, call = call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),

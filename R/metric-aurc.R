@@ -39,7 +39,10 @@
 #' the metrics of this package, [selective_metrics()] and [rc_curve()].
 #' For yardstick's argument order use [aurc_prob()].
 #'
-#' @param data A data frame (grouped data frames give one row per group).
+#' @param data A data frame (grouped data frames give one row per group),
+#'   a `dbplyr` lazy database table (grouped or not; computed in the engine,
+#'   see `vignette("databases")`), or a score table of [score_table()]
+#'   (then the column arguments are left out).
 #' @param score Confidence score, higher means more confident (accepted
 #'   first). Any real number; `Inf` is ordered normally. For `aurc()` an
 #'   unquoted column name of `data` (or an expression of its columns).

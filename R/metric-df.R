@@ -71,6 +71,18 @@ data_groups <- function(data) {
 # (subset to a group) under the same names and returns one number.
 metric_df <- function(data, columns, fn, metric, estimator,
                       call = rlang::caller_env()) {
+  if (is_remote_data(data)) {
+    abort_aurc(
+      c(
+        "{.val {metric}} is computed in memory only.",
+        i = paste(
+          "{.arg data} is a database table or a score table; collect the",
+          "columns first (e.g. with {.fn dplyr::collect})."
+        )
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
   check_data_frame(data, call = call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),

@@ -305,8 +305,18 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
   opts <- form_options(info, .env)
   loss_arg <- form_loss_arg(info)
   data <- .env$data
-  check_data_frame(data, call = .env)
   columns <- c("score", loss_arg, "case_weights")
+  if (is_remote_data(data)) {
+    # lazy database tables and score tables: R/db-dispatch.R
+    quos <- lapply(columns, function(arg) {
+      rlang::eval_bare(rlang::call2(rlang::enquo, rlang::sym(arg)), .env)
+    })
+    return(metric_form_remote(data, .name, stats::setNames(quos, columns),
+      opts, .env$na_rm,
+      call = .env
+    ))
+  }
+  check_data_frame(data, call = .env)
   values <- lapply(columns, function(arg) {
     quo <- rlang::eval_bare(
       rlang::call2(rlang::enquo, rlang::sym(arg)), .env

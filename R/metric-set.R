@@ -46,6 +46,12 @@ selective_metrics <- function(data, score, loss, metrics = default_metrics,
   spec <- metric_set_spec(
     metrics, estimator, method, optimum, coverage, risk, call
   )
+  if (is_remote_data(data)) {
+    return(selective_metrics_remote(data, list(
+      score = rlang::enquo(score), loss = rlang::enquo(loss),
+      case_weights = rlang::enquo(case_weights)
+    ), spec, na_rm, call))
+  }
   check_data_frame(data, call = call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),

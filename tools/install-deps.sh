@@ -2,7 +2,7 @@
 # Installs what aurc needs to build, test, check and run its demo on a fresh
 # machine: the R packages named in DESCRIPTION (Imports, LinkingTo, Suggests)
 # plus the system tools R CMD check and the vignettes use (pandoc, tidy,
-# qpdf).
+# qpdf) and the PostgreSQL server the database tests start (postgresql).
 #
 # Debian's prebuilt r-cran-* packages are used when apt-get is usable (root,
 # apt present); whatever is still missing then comes from CRAN through R's
@@ -19,6 +19,10 @@ tools_missing=""
 for t in pandoc tidy qpdf; do
   command -v "$t" >/dev/null || tools_missing="$tools_missing $t"
 done
+# the PostgreSQL server the database tests start (Debian's postgresql)
+if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  tools_missing="$tools_missing postgresql"
+fi
 if [ -z "$missing" ] && [ -z "$tools_missing" ]; then
   echo "aurc: dependencies ... all installed"
   exit 0

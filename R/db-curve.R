@@ -1,0 +1,287 @@
+# rc_curve(), ece() and mce() on lazy database tables and score tables
+# (SPEC Sec. 12).
+#
+# rc_curve(): the curve has one point per distinct score, so the per-score
+# table is the result: it is computed in the engine, and the points (and the
+# oracle curve from the per-loss table) are built in R by the in-memory
+# code, so they are the in-memory curve.
+#
+# ece()/mce(): equal-width (and custom-break) bins are a CASE over the
+# edges; equal-mass bins place each boundary b on the tie-group edge
+# nearest to b W / k (as src/core/binning.h), found from running sums in
+# ascending confidence; one GROUP BY of the bins returns the bin sums.
+# Adaptive bins grow sequentially from the top, which no set-based query
+# expresses: their per-confidence table is pulled into R (with a message
+# when it is large). `ding2020` needs the individual samples in input order
+# and is not available for database tables.
+
+rc_curve_remote <- function(data, columns, na_rm, call) {
+  check_bool(na_rm, call = call)
+  st <- if (inherits(data, "aurc_score_table")) {
+    warn_ignored_columns(columns, call)
+    data
+  } else {
+    score_table_db(data, columns, call)
+  }
+  gv <- attr(st, "group_vars")
+  keys <- score_table_keys(st)
+  losses <- attr(st, "losses")
+  missing <- attr(st, "missing")
+  parts <- lapply(seq_len(nrow(keys)), function(i) {
+    if (!na_rm &&
+      sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
+      abort_aurc(
+        c(
+          "{.arg score} and {.arg loss} must not have missing values.",
+          i = "Set {.code na_rm = TRUE} to drop incomplete pairs."
+        ),
+        class = "aurc_error_missing", call = call
+      )
+    }
+    rows <- rows_of_group(st, keys, i, gv)
+    n <- st$n[rows]
+    if (!(sum(n) > 0)) {
+      abort_aurc(
+        c(
+          "Can't compute a curve without data.",
+          i = paste(
+            "No sample is left (after dropping missing values), or every",
+            "case weight is 0."
+          )
+        ),
+        class = "aurc_error_no_data", call = call
+      )
+    }
+    res <- rc_curve_impl(st$score[rows], st$loss_sum[rows] / n, n)
+    # the areas for the plot's legend: exact from the tie groups (a tie
+    # group enters every metric through its count and loss sum only)
+    areas <- metrics_impl(st$score[rows], st$loss_sum[rows] / n, n,
+      c("aurc", "augrc"), "alpha", "trapezoid", "exact", 0.5, 0.5
+    )$values
+    lr <- rows_of_group(losses, keys, i, gv)
+    part <- list(
+      curve = tibble::tibble(
+        threshold = res$threshold, n_accepted = res$n_accepted,
+        coverage = res$n_accepted / res$n,
+        selective_risk = res$loss_accepted / res$n_accepted,
+        generalized_risk = res$loss_accepted / res$n
+      ),
+      oracle = oracle_curves(losses$loss[lr], losses$n[lr], rep(1L, length(lr)), res$n)$curve,
+      random = tibble::tibble(
+        mean_loss = res$loss_accepted[length(res$loss_accepted)] / res$n,
+        aurc = areas[1], augrc = areas[2]
+      )
+    )
+    if (length(gv)) {
+      for (nm in names(part)) {
+        key <- keys[rep(i, nrow(part[[nm]])), gv, drop = FALSE]
+        part[[nm]] <- tibble::as_tibble(c(key, part[[nm]]))
+      }
+    }
+    part
+  })
+  if (length(parts) == 0) {
+    abort_aurc("Can't compute a curve without data.",
+      class = "aurc_error_no_data", call = call
+    )
+  }
+  bind <- function(nm) do.call(rbind, lapply(parts, `[[`, nm))
+  new_rc_curve(bind("curve"), bind("oracle"), bind("random"),
+    group_vars = if (length(gv)) gv else NULL
+  )
+}
+
+# ECE or MCE per group: `values` as db_metric_values() (grouping columns,
+# a column `ece`/`mce`, `.coverage`).
+calibration_db <- function(data, columns, settings, na_rm, metric, call) {
+  if (settings$binning == "ding2020") {
+    abort_aurc(
+      c(
+        paste(
+          "{.code binning = \"ding2020\"} is not available for database",
+          "tables and score tables."
+        ),
+        i = paste(
+          "It takes tied samples one at a time in input order; use",
+          "{.code binning = \"adaptive\"}, which keeps ties together."
+        )
+      ),
+      class = "aurc_error_ding2020", call = call
+    )
+  }
+  if (inherits(data, "aurc_score_table")) {
+    warn_ignored_columns(columns, call)
+    return(calibration_pulled(data, settings, na_rm, metric, call,
+      from_failure = TRUE
+    ))
+  }
+  cols <- db_metric_columns(data, columns, call)
+  groups <- db_score_groups(cols)
+  checks <- db_run_checks(cols, TRUE, call, range = TRUE)
+  mins <- suppressWarnings(min(as.double(checks$.mins), na.rm = TRUE))
+  maxs <- suppressWarnings(max(as.double(checks$.maxs), na.rm = TRUE))
+  if (mins < 0 || maxs > 1) {
+    abort_aurc(
+      c(
+        "{.arg {cols$args[1]}} must lie in [0, 1].",
+        x = "The engine found the value {.val {if (mins < 0) mins else maxs}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (settings$binning == "adaptive") {
+    st <- score_table_db(data, columns, call)
+    return(calibration_pulled(st, settings, na_rm, metric, call,
+      from_failure = FALSE
+    ))
+  }
+  bins <- db_calibration_bins(groups, settings, cols)
+  bins <- tibble::as_tibble(db_collect(bins))
+  gv <- cols$groups
+  value <- vapply(seq_len(nrow(checks)), function(i) {
+    if (!na_rm && isTRUE(as.double(checks$.miss[i]) > 0)) return(NA_real_)
+    rows <- rows_of_group(bins, checks, i, gv)
+    n <- as.double(bins$.bn[rows])
+    keep <- n > 0
+    if (!any(keep)) return(NaN)
+    n <- n[keep]
+    gap <- as.double(bins$.bc[rows][keep]) / n -
+      as.double(bins$.bs[rows][keep]) / n
+    if (metric == "ece") sum(n * abs(gap)) / sum(n) else max(abs(gap))
+  }, numeric(1))
+  if (any(is.nan(value))) {
+    warn_no_data(call = call)
+    value[is.nan(value)] <- NA_real_
+  }
+  values <- stats::setNames(
+    tibble::tibble(value, .coverage = NA_real_), c(metric, ".coverage")
+  )
+  if (length(gv)) values <- tibble::as_tibble(c(checks[gv], values))
+  attr(values, "group_vars") <- gv
+  values
+}
+
+# Bin sums in the engine: `.bn` (weight), `.bs` (confidence sum), `.bc`
+# (correct sum) per group and bin.
+db_calibration_bins <- function(groups, settings, cols) {
+  con <- cols$con
+  s <- db_ident(con, ".aurc_s")
+  q <- dplyr::filter(groups, .data$.n > 0, !is.na(.data$.aurc_s))
+  if (settings$binning == "equal_mass") {
+    k <- settings$n_bins
+    q <- dplyr::mutate(q,
+      .W = sum(.data$.n, na.rm = TRUE), .cnt = sum(1, na.rm = TRUE)
+    )
+    q <- dbplyr::window_order(q, .data$.aurc_s)
+    q <- dplyr::mutate(q,
+      .hi = cumsum(.data$.n), .rk = cumsum(1)
+    )
+    q <- dplyr::mutate(q,
+      .lo = .data$.hi - .data$.n,
+      .mlo = pmin(floor(k * .data$.lo / .data$.W), k - 1, na.rm = TRUE),
+      .mhi = pmin(floor(k * .data$.hi / .data$.W), k - 1, na.rm = TRUE),
+      .mmid = pmin(floor(k * (.data$.lo + .data$.hi) / (2 * .data$.W)), k - 1,
+        na.rm = TRUE
+      )
+    )
+    q <- dplyr::mutate(q,
+      .begin = ifelse(.data$.mmid > .data$.mlo & .data$.rk > 1, 1, 0),
+      .end = ifelse(.data$.mhi > .data$.mmid & .data$.rk < .data$.cnt, 1, 0)
+    )
+    q <- dplyr::mutate(q,
+      .start = ifelse(.data$.begin > 0 | dplyr::lag(.data$.end, 1, 0) > 0,
+        1, 0
+      )
+    )
+    q <- dplyr::mutate(q, .bin = cumsum(.data$.start))
+    q <- dbplyr::window_order(q)
+  } else {
+    edges <- settings$breaks
+    inner <- edges[-c(1, length(edges))]
+    case <- if (length(inner) == 0) {
+      "1"
+    } else {
+      paste0(
+        "CASE ", paste0(
+          "WHEN ", s, " <= ", format(inner, digits = 17), " THEN ",
+          seq_along(inner),
+          collapse = " "
+        ), " ELSE ", length(inner) + 1, " END"
+      )
+    }
+    q <- dplyr::mutate(q, .bin = !!dbplyr::sql(case))
+  }
+  q <- dplyr::group_by(q, !!!rlang::syms(c(cols$groups, ".bin")))
+  dplyr::summarise(q,
+    .bn = sum(.data$.n, na.rm = TRUE),
+    .bs = sum(.data$.n * .data$.aurc_s, na.rm = TRUE),
+    .bc = sum(.data$.l, na.rm = TRUE),
+    .groups = "drop"
+  )
+}
+
+# Adaptive (and every binning of a score table): the per-confidence table in
+# R, binned by the in-memory code with the counts as case weights.
+# `from_failure`: the table's loss is the failure (score tables); otherwise
+# it is the correct indicator.
+calibration_pulled <- function(st, settings, na_rm, metric, call,
+                               from_failure) {
+  gv <- attr(st, "group_vars")
+  keys <- score_table_keys(st)
+  losses <- attr(st, "losses")
+  missing <- attr(st, "missing")
+  if (any(!losses$loss %in% c(0, 1))) {
+    abort_aurc(
+      c(
+        "Calibration needs 0/1 outcomes.",
+        x = "The table holds {.val {setdiff(losses$loss, c(0, 1))[1]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (any(st$score < 0 | st$score > 1)) {
+    abort_aurc(
+      c(
+        "The confidences must lie in [0, 1].",
+        x = "The table holds {.val {st$score[st$score < 0 | st$score > 1][1]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (nrow(st) > db_pull_limit && !from_failure) {
+    cli::cli_inform(c(
+      i = paste(
+        "Adaptive binning is sequential: pulled",
+        "{format(nrow(st), big.mark = ',')} distinct confidences into R."
+      )
+    ), class = "aurc_message_pull")
+  }
+  no_data <- FALSE
+  value <- vapply(seq_len(nrow(keys)), function(i) {
+    if (!na_rm &&
+      sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
+      return(NA_real_)
+    }
+    rows <- rows_of_group(st, keys, i, gv)
+    n <- st$n[rows]
+    keep <- n > 0
+    if (!any(keep)) {
+      no_data <<- TRUE
+      return(NA_real_)
+    }
+    frac <- st$loss_sum[rows][keep] / n[keep]
+    input <- list(
+      confidence = st$score[rows][keep],
+      correct = if (from_failure) 1 - frac else frac,
+      case_weights = n[keep]
+    )
+    attr(calibration_table(input, settings, call), metric)
+  }, numeric(1))
+  if (no_data) warn_no_data(call = call)
+  values <- stats::setNames(
+    tibble::tibble(value, .coverage = NA_real_), c(metric, ".coverage")
+  )
+  if (length(gv)) values <- tibble::as_tibble(c(keys[gv], values))
+  attr(values, "group_vars") <- gv
+  values
+}

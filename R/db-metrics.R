@@ -1,0 +1,381 @@
+# The metrics of SPEC Sec. 2 and 4 on a lazy database table (SPEC Sec. 12).
+#
+# Internal API (the one entry point, also for a metric registry):
+#   metric_db(data, metrics, columns, options, call) -> values # nolint
+# `data` a dbplyr `tbl_sql` (grouped or not) or an `aurc_score_table`;
+# `metrics` names of `all_metrics`; `columns` a named list of quosures in
+# the order score, loss (or failure), case_weights; `options` a list with
+# `estimator`, `method`, `optimum`, `coverage`, `risk`, `na_rm` (missing
+# entries take the in-memory defaults). Returns the values: a tibble with
+# the grouping columns and one column per metric, plus `.coverage` (the
+# coverage achieved by risk_at_coverage).
+#
+# The method: one GROUP BY of the distinct scores (weighted count, loss
+# sum), running sums in descending score order (window sums), and one
+# aggregate per group holding every metric's closed form over the tie
+# groups g (count c_g, loss sum l_g, running count N_g and loss L_g, so
+# P_g = N_g - c_g samples lie above the group, N the total):
+#   alpha AURC        (1/N) sum_g c_g L_g / N_g
+#   alpha_prime       (1/N) sum_g l_g [log(N + 1) - log(P_g + 1)]
+#   sele, AUGRC step  (1/N^2) sum_g l_g (N - P_g)
+#   trapezoid AURC    (1/N) sum_g c_g [L_g / N_g + (L_g - l_g) / P_g] / 2
+#                     (the first group: c_g L_g / N_g, the flat extension)
+#   trapezoid AUGRC   (1/N^2) sum_g c_g (2 L_g - l_g) / 2
+#   failure AUROC     sum_g l_g [(N_g - L_g) - (c_g - l_g) / 2] / (F K)
+#   failure AUPR      sum_g l_g (F - L_g + l_g) / (N - P_g) / F
+#   risk at coverage  L_g / N_g at the first g with N_g / N >= coverage
+#   coverage at risk  max N_g / N over g with L_g / N_g <= risk
+# (F = K = the failures and correct predictions of a 0/1 loss). These are
+# the in-memory C++ passes (src/core/aurc.h, augrc.h, failure.h, curve.h)
+# written as sums. The exact optimum AURC* of E-AURC and NAURC needs the
+# losses in order, so it comes from a second GROUP BY, of the distinct
+# losses, whose (small for 0/1 or rounded losses) table is pulled into R.
+
+metric_db <- function(data, metrics, columns, options = list(),
+                      call = rlang::caller_env()) {
+  options <- db_options(options)
+  if (inherits(data, "aurc_score_table")) {
+    return(score_table_metrics(data, metrics, columns, options, call))
+  }
+  binary <- any(metrics %in% binary_metrics) ||
+    ("eaurc" %in% metrics && options$optimum == "asymptotic")
+  cols <- db_metric_columns(data, columns, call)
+  if (any(c("aurc", "eaurc", "naurc") %in% metrics) &&
+    options$estimator == "alpha_prime") {
+    check_db_log(cols$con, call)
+  }
+  checks <- db_run_checks(cols, binary, call)
+  agg <- db_metric_query(cols, metrics, options)
+  res <- tryCatch(db_collect(agg), error = function(e) {
+    abort_aurc("The engine failed to compute the metrics.",
+      parent = e, class = "aurc_error_engine", call = call
+    )
+  })
+  res <- tibble::as_tibble(res)
+  # every group of the table, also one whose rows are all incomplete
+  idx <- match_groups(checks, res, cols$groups)
+  res <- tibble::as_tibble(c(
+    checks, res[idx, setdiff(names(res), cols$groups), drop = FALSE]
+  ))
+  optimum <- NULL
+  if (("eaurc" %in% metrics && options$optimum == "exact") ||
+    "naurc" %in% metrics) {
+    optimum <- db_loss_table(cols, call)
+  }
+  db_metric_values(res, metrics, options, cols$groups, optimum, call)
+}
+
+# The lazy query of the metrics: GROUP BY score, window sums, aggregate.
+db_metric_query <- function(cols, metrics, options) {
+  totals <- any(c("failure_aupr", "risk_at_coverage", "coverage_at_risk") %in%
+    metrics)
+  running <- db_running_sums(db_score_groups(cols), totals = totals)
+  db_aggregate(running, metrics, options, cols$con)
+}
+
+db_options <- function(options) {
+  defaults <- list(
+    estimator = "alpha", method = "trapezoid", optimum = "exact",
+    coverage = 0.5, risk = 0.5, na_rm = FALSE
+  )
+  options <- options[!vapply(options, is.null, logical(1))]
+  utils::modifyList(defaults, options)
+}
+
+# The final aggregate: one row per group with the sums of the closed forms.
+db_aggregate <- function(running, metrics, options, con) {
+  f <- function(x) dbplyr::sql(x)
+  id <- function(x) db_ident(con, x)
+  n <- id(".n")
+  l <- id(".l")
+  nc <- id(".nc")
+  lc <- id(".lc")
+  prev <- paste0("(", nc, " - ", n, ")")
+  pos <- function(x, otherwise = "0.0") {
+    paste0("CASE WHEN ", n, " > 0 THEN ", x, " ELSE ", otherwise, " END")
+  }
+  need <- function(...) any(c(...) %in% metrics)
+  est <- options$estimator
+  exprs <- list(
+    .N = f(paste0("SUM(", n, ")")), .L = f(paste0("SUM(", l, ")")),
+    .G = f("COUNT(*)")
+  )
+  if (need("aurc", "eaurc", "naurc")) {
+    exprs$.aurc <- f(paste0("SUM(", switch(est,
+      alpha = pos(paste0(n, " * ", lc, " / ", nc)),
+      alpha_prime = "0.0", # replaced below
+      sele = ,
+      `2sele` = paste0(l, " * ", prev),
+      trapezoid = pos(paste0(
+        n, " * CASE WHEN ", prev, " > 0 THEN 0.5 * (", lc, " / ", nc,
+        " + (", lc, " - ", l, ") / ", prev, ") ELSE ", lc, " / ", nc, " END"
+      ))
+    ), ")"))
+    if (est == "alpha_prime") {
+      # dbplyr writes the natural logarithm of each backend
+      exprs$.aurc <- dbplyr::translate_sql(
+        sum(!!rlang::sym(".l") * log(!!rlang::sym(".nc") -
+          !!rlang::sym(".n") + 1), na.rm = TRUE),
+        con = con, window = FALSE
+      )
+    }
+  }
+  if (need("augrc", "eaugrc")) {
+    if (options$method == "step" && !"eaugrc" %in% metrics) {
+      exprs$.augrc <- f(paste0("SUM(", l, " * ", prev, ")"))
+    } else {
+      exprs$.augrc <- f(paste0("SUM(", n, " * (2.0 * ", lc, " - ", l, "))"))
+      if (options$method == "step") {
+        exprs$.augrc_step <- f(paste0("SUM(", l, " * ", prev, ")"))
+      }
+    }
+  }
+  if (need("failure_auroc")) {
+    exprs$.auroc <- f(paste0(
+      "SUM(", l, " * ((", nc, " - ", lc, ") - 0.5 * (", n, " - ", l, ")))"
+    ))
+  }
+  if (need("failure_aupr")) {
+    exprs$.aupr <- f(paste0(
+      "SUM(CASE WHEN ", n, " > 0 AND ", l, " > 0 THEN ", l, " * (",
+      id(".lt"), " - ", lc, " + ", l, ") / (", id(".nt"), " - ", prev,
+      ") ELSE 0.0 END)"
+    ))
+  }
+  if (need("risk_at_coverage")) {
+    cv <- format(options$coverage, digits = 17)
+    first <- paste0(
+      n, " > 0 AND ", nc, " / ", id(".nt"), " >= ", cv, " AND NOT (",
+      prev, " / ", id(".nt"), " >= ", cv, ")"
+    )
+    exprs$.rac <- f(paste0(
+      "MAX(CASE WHEN ", first, " THEN ", lc, " / ", nc, " END)"
+    ))
+    exprs$.achieved <- f(paste0(
+      "MAX(CASE WHEN ", first, " THEN ", nc, " / ", id(".nt"), " END)"
+    ))
+  }
+  if (need("coverage_at_risk")) {
+    rk <- format(options$risk, digits = 17)
+    exprs$.car <- f(paste0(
+      "MAX(CASE WHEN ", n, " > 0 AND ", lc, " / ", nc, " <= ", rk, " THEN ",
+      nc, " / ", id(".nt"), " ELSE 0.0 END)"
+    ))
+  }
+  dplyr::summarise(running, !!!exprs, .groups = "drop")
+}
+
+db_sort_groups <- function(res, groups) {
+  if (length(groups) == 0) {
+    if (nrow(res) == 0) res <- res[NA_integer_, ]
+    return(res)
+  }
+  res[do.call(order, unname(as.list(res[groups]))), , drop = FALSE]
+}
+
+# The checks of the in-memory forms, on the engine's aggregates.
+db_check_values <- function(res, cols, binary, call) {
+  args <- cols$args
+  num <- function(x) suppressWarnings(as.double(x))
+  if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE) ||
+    any(num(res[[".minw"]]) < 0, na.rm = TRUE)) {
+    bad <- if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE)) {
+      NA
+    } else {
+      min(num(res[[".minw"]]), na.rm = TRUE)
+    }
+    abort_aurc(
+      c(
+        "{.arg case_weights} must be finite and non-negative.",
+        x = "The engine found the value {.val {bad}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  minl <- suppressWarnings(min(num(res[[".minl"]]), na.rm = TRUE))
+  maxl <- suppressWarnings(max(num(res[[".maxl"]]), na.rm = TRUE))
+  if (minl < 0 || (is.finite(minl) && is.infinite(maxl))) {
+    shown <- if (minl < 0) minl else maxl
+    abort_aurc(
+      c(
+        "{.arg {args[2]}} must be finite and non-negative.",
+        x = "The engine found the value {.val {shown}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  n_bad <- sum(num(res[[".bad"]]), na.rm = TRUE)
+  if (binary && n_bad > 0) {
+    abort_aurc(
+      c(
+        paste(
+          "{.arg {args[2]}} must contain only 0 and 1",
+          "(or {.code FALSE}/{.code TRUE})."
+        ),
+        x = paste(
+          "The engine found {n_bad} other",
+          "value{?s}."
+        )
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible()
+}
+
+# Per-loss table (grouping columns, `loss`, `n`) of the complete rows,
+# pulled into R for the exact optimum.
+db_loss_table <- function(cols, call) {
+  con <- cols$con
+  s <- db_ident(con, ".aurc_s")
+  l <- db_ident(con, ".aurc_l")
+  w <- if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else "1.0"
+  lv <- if (cols$logical_loss) {
+    paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
+  } else {
+    db_cast(con, l)
+  }
+  q <- dplyr::filter(cols$tbl, !is.na(.data$.aurc_s), !is.na(.data$.aurc_l))
+  q <- dplyr::mutate(q, .aurc_lv = !!dbplyr::sql(lv))
+  q <- dplyr::group_by(q, !!!rlang::syms(c(cols$groups, ".aurc_lv")))
+  q <- dplyr::summarise(q, .n = sum(!!dbplyr::sql(w), na.rm = TRUE),
+    .groups = "drop"
+  )
+  size <- dplyr::pull(dplyr::count(q), "n")
+  if (isTRUE(as.double(size) > db_pull_limit)) {
+    cli::cli_inform(c(
+      i = paste(
+        "Pulling {format(as.double(size), big.mark = ',')} distinct losses",
+        "into R for the exact optimum of E-AURC/NAURC."
+      )
+    ), class = "aurc_message_pull")
+  }
+  out <- tibble::as_tibble(db_collect(q))
+  names(out)[names(out) == ".aurc_lv"] <- "loss"
+  names(out)[names(out) == ".n"] <- "n"
+  out
+}
+
+# Tables with more rows than this are pulled with a message.
+db_pull_limit <- 1e5
+
+# AURC* of each group from its per-loss table (loss, n): the in-memory
+# oracle, through the C++ engine with the counts as case weights.
+oracle_from_losses <- function(loss, n, estimator) {
+  keep <- n > 0
+  loss <- as.double(loss[keep])
+  n <- as.double(n[keep])
+  if (length(loss) == 0) return(NA_real_)
+  v <- metrics_impl(-loss, loss, n, c("aurc", "eaurc"), estimator,
+    "trapezoid", "exact", 0.5, 0.5
+  )$values
+  v[[1]] - v[[2]]
+}
+
+# One value per group and metric from the aggregates, with the NA rules
+# and warnings of the in-memory forms.
+db_metric_values <- function(res, metrics, options, groups, optimum, call) {
+  num <- function(x) {
+    x <- suppressWarnings(as.double(x))
+    x[is.na(x)] <- 0
+    x
+  }
+  N <- num(res$.N) # nolint: object_name_linter
+  L <- num(res$.L) # nolint: object_name_linter
+  na <- num(res$.miss) > 0 & !options$na_rm
+  empty <- !na & !(N > 0)
+  if (any(empty)) warn_no_data(call = call)
+  est <- options$estimator
+  aurc_value <- function() {
+    s <- num(res$.aurc)
+    switch(est,
+      alpha = s / N,
+      alpha_prime = (L * log(N + 1) - s) / N,
+      sele = (N * L - s) / N^2,
+      `2sele` = 2 * (N * L - s) / N^2,
+      trapezoid = s / N
+    )
+  }
+  oracle_value <- function() {
+    vapply(seq_len(nrow(res)), function(i) {
+      rows <- rep(TRUE, nrow(optimum))
+      for (g in groups) {
+        rows <- rows & vapply(optimum[[g]], identical, logical(1), res[[g]][i])
+      }
+      oracle_from_losses(optimum$loss[rows], optimum$n[rows], est)
+    }, numeric(1))
+  }
+  mean_loss <- L / N
+  augrc_trap <- function() num(res$.augrc) / (2 * N^2)
+  out <- list()
+  for (m in metrics) {
+    v <- switch(m,
+      aurc = aurc_value(),
+      augrc = if (options$method == "step") {
+        nm <- if (".augrc_step" %in% names(res)) ".augrc_step" else ".augrc"
+        step <- res[[nm]]
+        (N * L - num(step)) / N^2
+      } else {
+        augrc_trap()
+      },
+      failure_auroc = num(res$.auroc) / (L * (N - L)),
+      failure_aupr = num(res$.aupr) / L,
+      eaurc = aurc_value() - if (options$optimum == "asymptotic") {
+        err <- mean_loss
+        ifelse(err == 1, 1, err + (1 - err) * log1p(-pmin(err, 1)))
+      } else {
+        oracle_value()
+      },
+      eaugrc = augrc_trap() - 0.5 * mean_loss^2,
+      naurc = {
+        star <- oracle_value()
+        denom <- mean_loss - star
+        ifelse(denom > 0, (aurc_value() - star) / denom, NaN)
+      },
+      risk_at_coverage = num(res$.rac),
+      coverage_at_risk = num(res$.car)
+    )
+    v[na | empty] <- NA_real_
+    undefined <- is.nan(v) | (!na & !empty & is.na(v))
+    if (m %in% c("failure_auroc", "failure_aupr")) {
+      undefined <- undefined | (!na & !empty & (!(L > 0) | !(N - L > 0)))
+    }
+    if (any(undefined)) {
+      if (m == "naurc") {
+        warn_naurc_undefined(call = call)
+      } else if (m %in% binary_metrics) {
+        warn_one_class(m, call = call)
+      }
+      v[undefined] <- NA_real_
+    }
+    out[[m]] <- v
+  }
+  achieved <- if (".achieved" %in% names(res)) {
+    num(res[[".achieved"]])
+  } else {
+    NA_real_
+  }
+  achieved[na | empty] <- NA_real_
+  values <- tibble::as_tibble(out)
+  values$.coverage <- rep_len(achieved, nrow(values))
+  if (length(groups)) values <- tibble::as_tibble(c(res[groups], values))
+  attr(values, "group_vars") <- groups
+  values
+}
+
+# Long form (the data-frame forms): grouping columns, `.metric`,
+# `.estimator`, `.estimate`, one row per group and metric in the order of
+# `metrics`.
+db_long <- function(values, metrics, labels, groups) {
+  k <- length(metrics)
+  rows <- rep(seq_len(nrow(values)), each = k)
+  out <- tibble::tibble(
+    .metric = rep(metrics, nrow(values)),
+    .estimator = rep(labels, nrow(values)),
+    .estimate = as.numeric(t(as.matrix(values[metrics])))
+  )
+  if (length(groups)) {
+    out <- tibble::as_tibble(c(values[rows, groups, drop = FALSE], out))
+  }
+  out
+}

@@ -1,0 +1,392 @@
+#' Per-score sufficient tables: summarise shards, merge them, evaluate
+#'
+#' Every metric of this package depends on the data only through two small
+#' tables per group: the **per-score table** (for each distinct score, the
+#' weighted count `n` and loss sum `loss_sum` of its samples) and the
+#' **per-loss table** (for each distinct loss, its weighted count), the
+#' second needed only by the exact optimum of [eaurc()] and [naurc()] and by
+#' the oracle curve of [rc_curve()]. Tied scores are accepted or rejected
+#' together, so nothing else about the samples matters.
+#'
+#' `score_table()` computes both from a data frame or from a lazy database
+#' table (`dbplyr`; the two `GROUP BY` queries run in the engine and only the
+#' tables come back to R), grouped or not. `combine_score_tables()` merges
+#' tables computed separately, on shards (several files, partitions,
+#' connections or days), by summing counts and loss sums per group and
+#' score (and per loss): the result is exactly the table of the union of
+#' the shards. Every metric's data-frame form accepts a score table in place
+#' of `data` (the column arguments are then left out) and gives the same
+#' result as on the raw rows, to rounding: [aurc()], [augrc()],
+#' [failure_auroc()], [failure_aupr()], [eaurc()], [eaugrc()], [naurc()],
+#' [risk_at_coverage()], [coverage_at_risk()], [selective_metrics()],
+#' [rc_curve()], and [ece()]/[mce()] (see below).
+#'
+#' @section Why it is exact:
+#' Each metric is a sum over the distinct thresholds of terms in the
+#' thresholds' counts and loss sums (see `vignette("databases")`), so a
+#' score table evaluated with its counts as case weights and `loss_sum / n`
+#' as loss gives the metric of the raw rows. The exact optimum `AURC*`
+#' sorts the individual losses, which the loss sums cannot give: it comes
+#' from the per-loss table. For 0/1 failures that table has two rows per
+#' group; for a continuous loss it can be as long as the data.
+#'
+#' @section Missing values:
+#' Incomplete rows (missing score or loss) are left out of both tables and
+#' counted per group in the attribute `missing`. A metric on the score
+#' table with `na_rm = FALSE` (the default) is then `NA` for that group, as
+#' on the raw data; with `na_rm = TRUE` the complete rows are used.
+#'
+#' @section Calibration:
+#' For [ece()] and [mce()] the score is read as the confidence and the loss
+#' as the failure indicator (`correct = 1 - failure`), so build the table as
+#' `score_table(data, confidence, 1 - correct)` (or from a failure column).
+#'
+#' @param data A data frame (grouped data frames give one table per group)
+#'   or a `dbplyr` lazy table (grouped or not).
+#' @param score,loss,case_weights Unquoted columns of `data` (or
+#'   expressions of its columns), as for [aurc()].
+#' @param ... For `score_table()` not used (must be empty); for
+#'   `combine_score_tables()` the score tables to merge (or one list of
+#'   them).
+#' @return A tibble of class `aurc_score_table`: the grouping columns, then
+#'   `score`, `n` (weighted count of the complete rows with that score) and
+#'   `loss_sum` (their weighted loss sum), one row per group and distinct
+#'   score in ascending order. Attributes: `losses` (grouping columns,
+#'   `loss`, `n`), `missing` (grouping columns, `n_missing`, the number of
+#'   incomplete rows) and `group_vars`.
+#' @examples
+#' set.seed(1)
+#' df <- data.frame(
+#'   score = round(runif(1000), 2), failure = rbinom(1000, 1, 0.2),
+#'   model = rep(c("a", "b"), 500)
+#' )
+#' st <- score_table(df, score, failure)
+#' st
+#' aurc(st)
+#' aurc(df, score, failure)
+#'
+#' # two shards summarised separately, merged: the single-table result
+#' s1 <- score_table(df[1:600, ], score, failure)
+#' s2 <- score_table(df[601:1000, ], score, failure)
+#' selective_metrics(combine_score_tables(s1, s2))
+#' selective_metrics(df, score, failure)
+#' @export
+score_table <- function(data, score, loss, ..., case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  columns <- list(
+    score = rlang::enquo(score), loss = rlang::enquo(loss),
+    case_weights = rlang::enquo(case_weights)
+  )
+  if (inherits(data, "aurc_score_table")) return(data)
+  if (is_db_table(data)) return(score_table_db(data, columns, call))
+  check_data_frame(data, call = call)
+  values <- Map(
+    function(quo, arg) eval_column(data, quo, arg, call = call),
+    columns, names(columns)
+  )
+  check_numeric_vector(values$score, "score", call = call)
+  check_loss(values$loss, length(values$score), call = call)
+  check_case_weights(values$case_weights, length(values$score), call = call)
+  groups <- data_groups(data)
+  parts <- lapply(seq_along(groups$rows), function(g) {
+    rows <- groups$rows[[g]]
+    s <- as.double(values$score[rows])
+    l <- as.double(values$loss[rows])
+    w <- if (is.null(values$case_weights)) {
+      rep(1, length(rows))
+    } else {
+      as.double(values$case_weights[rows])
+    }
+    ok <- !is.na(s) & !is.na(l)
+    list(
+      scores = sum_by_keys(
+        tibble::tibble(score = s[ok], n = w[ok], loss_sum = w[ok] * l[ok]),
+        "score", c("n", "loss_sum")
+      ),
+      losses = sum_by_keys(
+        tibble::tibble(loss = l[ok], n = w[ok]), "loss", "n"
+      ),
+      missing = tibble::tibble(n_missing = sum(!ok))
+    )
+  })
+  keyed <- function(nm) {
+    do.call(rbind, lapply(seq_along(parts), function(g) {
+      part <- parts[[g]][[nm]]
+      if (is.null(groups$keys)) return(part)
+      key <- groups$keys[rep(g, nrow(part)), , drop = FALSE]
+      tibble::as_tibble(c(key, part))
+    }))
+  }
+  gv <- names(groups$keys) %||% character()
+  new_score_table(
+    drop_empty_scores(keyed("scores")), keyed("losses"), keyed("missing"), gv
+  )
+}
+
+# Scores whose samples all have weight 0 hold nothing (every metric skips
+# them); the tables leave them out.
+drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
+
+score_table_db <- function(data, columns, call) {
+  cols <- db_metric_columns(data, columns, call)
+  checks <- db_run_checks(cols, FALSE, call)
+  res <- tryCatch(db_collect(db_score_groups(cols)), error = function(e) {
+    abort_aurc("The engine failed to compute the score table.",
+      parent = e, class = "aurc_error_engine", call = call
+    )
+  })
+  res <- tibble::as_tibble(res)
+  gv <- cols$groups
+  missing <- tibble::as_tibble(c(
+    checks[gv], list(n_missing = as.double(checks$.miss))
+  ))
+  scores <- tibble::as_tibble(c(res[gv], list(
+    score = as.double(res$.aurc_s), n = as.double(res$.n),
+    loss_sum = as.double(res$.l)
+  )))
+  scores <- scores[!is.na(scores$score), , drop = FALSE]
+  scores <- sum_by_keys(scores, c(gv, "score"), c("n", "loss_sum"))
+  losses <- db_loss_table(cols, call)
+  losses$loss <- as.double(losses$loss)
+  losses$n <- as.double(losses$n)
+  losses <- sum_by_keys(losses, c(gv, "loss"), "n")
+  new_score_table(drop_empty_scores(scores), losses, missing, gv)
+}
+
+new_score_table <- function(scores, losses, missing, group_vars) {
+  scores <- tibble::new_tibble(scores, class = "aurc_score_table")
+  attr(scores, "losses") <- tibble::as_tibble(losses)
+  attr(scores, "missing") <- tibble::as_tibble(missing)
+  attr(scores, "group_vars") <- group_vars
+  scores
+}
+
+# Sums `values` over the rows sharing `keys`, sorted by the keys (missing
+# keys last). Works for any column types and never formats the keys
+# (`rowsum()` on the scores themselves would round them to 15 digits).
+sum_by_keys <- function(df, keys, values) {
+  df <- tibble::as_tibble(df)
+  if (nrow(df) == 0) return(df[c(keys, values)])
+  if (length(keys) == 0) {
+    out <- tibble::as_tibble(lapply(df[values], sum))
+    return(out)
+  }
+  o <- do.call(order, c(unname(as.list(df[keys])), list(na.last = TRUE)))
+  df <- df[o, , drop = FALSE]
+  m <- nrow(df)
+  new <- rep(FALSE, m)
+  new[1] <- TRUE
+  if (m > 1) {
+    for (k in keys) {
+      a <- df[[k]][-1]
+      b <- df[[k]][-m]
+      same <- (a == b & !is.na(a) & !is.na(b)) | (is.na(a) & is.na(b))
+      new[-1] <- new[-1] | !same
+    }
+  }
+  out <- df[new, keys, drop = FALSE]
+  if (length(values) == 0) return(out)
+  id <- cumsum(new)
+  sums <- rowsum(as.matrix(df[values]), id, reorder = TRUE)
+  for (j in seq_along(values)) out[[values[j]]] <- unname(sums[, j])
+  out
+}
+
+#' @rdname score_table
+#' @export
+combine_score_tables <- function(...) {
+  tables <- list(...)
+  if (length(tables) == 1 && is.list(tables[[1]]) &&
+    !is.data.frame(tables[[1]])) {
+    tables <- tables[[1]]
+  }
+  call <- rlang::current_env()
+  ok <- length(tables) > 0 &&
+    all(vapply(tables, inherits, logical(1), "aurc_score_table"))
+  if (!ok) {
+    abort_aurc(
+      c(
+        "{.arg ...} must be score tables made by {.fn score_table}.",
+        i = "Summarise every shard with {.fn score_table} first."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  gv <- attr(tables[[1]], "group_vars")
+  same <- vapply(tables, function(t) identical(attr(t, "group_vars"), gv),
+    logical(1)
+  )
+  if (!all(same)) {
+    abort_aurc(
+      c(
+        "Every score table must have the same grouping columns.",
+        x = "The first has {.val {gv}}; table {which(!same)[1]} differs."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  bind <- function(get) {
+    do.call(rbind, lapply(tables, function(t) tibble::as_tibble(get(t))))
+  }
+  scores <- bind(function(t) {
+    x <- unclass(t)
+    attributes(x) <- list(names = names(t))
+    tibble::new_tibble(x, nrow = nrow(t))
+  })
+  new_score_table(
+    sum_by_keys(scores, c(gv, "score"), c("n", "loss_sum")),
+    sum_by_keys(bind(function(t) attr(t, "losses")), c(gv, "loss"), "n"),
+    sum_by_keys(bind(function(t) attr(t, "missing")), gv, "n_missing"),
+    gv
+  )
+}
+
+#' @export
+print.aurc_score_table <- function(x, ...) {
+  gv <- attr(x, "group_vars")
+  losses <- attr(x, "losses")
+  missing <- attr(x, "missing")
+  cat(sprintf(
+    "# Score table: %s distinct score%s, %s distinct loss%s, %s samples%s\n",
+    format(nrow(x), big.mark = ","), if (nrow(x) == 1) "" else "s",
+    format(nrow(losses), big.mark = ","), if (nrow(losses) == 1) "" else "es",
+    format(sum(x$n), big.mark = ","),
+    if (length(gv)) paste0(" (groups: ", toString(gv), ")") else ""
+  ))
+  if (sum(missing$n_missing) > 0) {
+    cat(sprintf(
+      "# %s incomplete row%s left out\n",
+      format(sum(missing$n_missing), big.mark = ","),
+      if (sum(missing$n_missing) == 1) "" else "s"
+    ))
+  }
+  y <- unclass(x)
+  attributes(y) <- list(names = names(x))
+  print(tibble::new_tibble(y, nrow = nrow(x)), ...)
+  invisible(x)
+}
+
+# The rows of group `i` of `keys` in `df` (all rows without groups).
+rows_of_group <- function(df, keys, i, gv) {
+  rows <- rep(TRUE, nrow(df))
+  for (g in gv) {
+    a <- df[[g]]
+    b <- keys[[g]][i]
+    rows <- rows & (if (is.na(b)) is.na(a) else (!is.na(a) & a == b))
+  }
+  rows
+}
+
+# The group keys of a score table (one row, no columns, without groups).
+score_table_keys <- function(st) {
+  gv <- attr(st, "group_vars")
+  if (length(gv) == 0) return(tibble::tibble(.rows = 1))
+  miss <- attr(st, "missing")
+  keys <- sum_by_keys(
+    rbind(
+      tibble::as_tibble(miss[gv]),
+      tibble::as_tibble(unclass(st)[gv])
+    ),
+    gv, character()
+  )
+  keys
+}
+
+warn_ignored_columns <- function(columns, call) {
+  given <- !vapply(columns, function(q) {
+    rlang::quo_is_missing(q) || rlang::quo_is_null(q)
+  }, logical(1))
+  if (any(given)) {
+    warn_aurc(
+      c(
+        paste(
+          "{.arg data} is a score table; {.arg {names(columns)[given]}}",
+          "{?is/are} ignored."
+        ),
+        i = "A score table already holds the scores, losses and weights."
+      ),
+      class = "aurc_warning_ignored", call = call
+    )
+  }
+}
+
+# The metrics of a score table, in the form of `db_metric_values()`: the
+# grouping columns, one column per metric, `.coverage`.
+score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
+  warn_ignored_columns(columns, call)
+  check_bool(options$na_rm, "na_rm", call = call)
+  gv <- attr(st, "group_vars")
+  keys <- score_table_keys(st)
+  losses <- attr(st, "losses")
+  missing <- attr(st, "missing")
+  binary <- any(metrics %in% binary_metrics) ||
+    ("eaurc" %in% metrics && options$optimum == "asymptotic")
+  if (binary && any(!losses$loss %in% c(0, 1))) {
+    abort_aurc(
+      c(
+        "The losses of {.arg data} must be only 0 and 1 for {.val {metrics}}.",
+        x = "The score table holds {.val {setdiff(losses$loss, c(0, 1))[1]}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  need_oracle <- "naurc" %in% metrics ||
+    ("eaurc" %in% metrics && options$optimum == "exact")
+  exact_eaurc <- "eaurc" %in% metrics && options$optimum == "exact"
+  cpp <- setdiff(metrics, c("naurc", if (exact_eaurc) "eaurc"))
+  if (need_oracle) cpp <- union(cpp, c("aurc", "mean_loss"))
+  G <- nrow(keys) # nolint: object_name_linter
+  vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
+  achieved <- rep(NA_real_, G)
+  no_data <- FALSE
+  for (i in seq_len(G)) {
+    if (!options$na_rm &&
+      sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
+      next
+    }
+    rows <- rows_of_group(st, keys, i, gv)
+    n <- st$n[rows]
+    if (!(sum(n) > 0)) {
+      no_data <- TRUE
+      next
+    }
+    s <- st$score[rows]
+    ls <- st$loss_sum[rows]
+    loss <- ifelse(n > 0, ls / n, 0)
+    res <- metrics_impl(s, loss, n, cpp, options$estimator, options$method,
+      options$optimum, options$coverage, options$risk
+    )
+    v <- stats::setNames(res$values, cpp)
+    if (need_oracle) {
+      lr <- rows_of_group(losses, keys, i, gv)
+      star <- oracle_from_losses(losses$loss[lr], losses$n[lr],
+        options$estimator
+      )
+      if (exact_eaurc) v[["eaurc"]] <- v[["aurc"]] - star
+      if ("naurc" %in% metrics) {
+        denom <- v[["mean_loss"]] - star
+        v[["naurc"]] <- if (denom > 0) (v[["aurc"]] - star) / denom else NaN
+      }
+    }
+    vals[i, ] <- v[metrics]
+    achieved[i] <- res$achieved_coverage
+  }
+  if (no_data) warn_no_data(call = call)
+  for (m in metrics) {
+    bad <- is.nan(vals[, m])
+    if (any(bad)) {
+      if (m == "naurc") {
+        warn_naurc_undefined(call = call)
+      } else if (m %in% binary_metrics) {
+        warn_one_class(m, call = call)
+      }
+      vals[bad, m] <- NA_real_
+    }
+  }
+  values <- tibble::as_tibble(as.data.frame(vals))
+  values$.coverage <- achieved
+  if (length(gv)) values <- tibble::as_tibble(c(keys[gv], values))
+  attr(values, "group_vars") <- gv
+  values
+}
