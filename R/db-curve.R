@@ -66,7 +66,9 @@ rc_curve_remote <- function(data, columns, na_rm, call) {
         selective_risk = res$loss_accepted / res$n_accepted,
         generalized_risk = res$loss_accepted / res$n
       ),
-      oracle = oracle_curves(losses$loss[lr], losses$n[lr], rep(1L, length(lr)), res$n)$curve,
+      oracle = oracle_curves(losses$loss[lr], losses$n[lr],
+        rep(1L, length(lr)), res$n
+      )$curve,
       random = tibble::tibble(
         mean_loss = res$loss_accepted[length(res$loss_accepted)] / res$n,
         aurc = areas[1], augrc = areas[2]
