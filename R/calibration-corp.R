@@ -83,7 +83,7 @@ corp_reliability <- function(confidence, correct, ...,
   band_position <- check_choice(band_position[1], c("diagonal", "estimate"),
     arg = "band_position", call = call
   )
-  check_number(times, lower = 0, whole = TRUE, call = call)
+  check_number(times, lower = 0, upper = 1e5, whole = TRUE, call = call)
   check_number(band_level, lower = 0, upper = 1, open = TRUE, call = call)
   input <- smooth_input(confidence, correct, case_weights, na_rm, call)
   if (identical(input, "missing")) {

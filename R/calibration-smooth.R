@@ -141,7 +141,9 @@ smooth_options <- function(sigma, method, call) {
   method <- check_choice(method[1], c("fine", "relplot"),
     arg = "method", call = call
   )
-  if (!is.null(sigma) && !(is_number_in(sigma, 0, Inf, TRUE, FALSE))) {
+  # bounded so the kernel grid (about 20 / sigma nodes) and the kernel's
+  # window (a few sigma) stay small; beyond 10 the kernel is flat on [0, 1]
+  if (!is.null(sigma) && !(is_number_in(sigma, 1e-4, 10, FALSE, FALSE))) {
     shown <- if (is.numeric(sigma) && length(sigma) == 1) {
       "{.val {sigma}}"
     } else {
@@ -149,7 +151,7 @@ smooth_options <- function(sigma, method, call) {
     }
     abort_aurc(
       c(
-        "{.arg sigma} must be a positive finite number, or {.code NULL}.",
+        "{.arg sigma} must be a number from 1e-4 to 10, or {.code NULL}.",
         x = paste0("It is ", shown, "."),
         i = "{.code NULL} finds the bandwidth as the fixed point."
       ),
@@ -227,7 +229,7 @@ smooth_calibration <- function(confidence, correct, ..., sigma = NULL,
   check_dots(...)
   call <- rlang::current_env()
   opts <- smooth_options(sigma, method, call)
-  check_number(times, lower = 0, whole = TRUE, call = call)
+  check_number(times, lower = 0, upper = 1e5, whole = TRUE, call = call)
   check_number(conf_level, lower = 0, upper = 1, open = TRUE, call = call)
   input <- smooth_input(confidence, correct, case_weights, na_rm, call)
   if (identical(input, "missing")) {

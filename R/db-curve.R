@@ -67,7 +67,7 @@ rc_curve_remote <- function(data, columns, na_rm, call) {
         generalized_risk = res$loss_accepted / res$n
       ),
       oracle = oracle_curves(losses$loss[lr], losses$n[lr],
-        rep(1L, length(lr)), res$n
+        rep(1L, length(losses$loss[lr])), res$n
       )$curve,
       random = tibble::tibble(
         mean_loss = res$loss_accepted[length(res$loss_accepted)] / res$n,

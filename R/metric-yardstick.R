@@ -201,9 +201,17 @@ select_columns <- function(data, quos, arg, call,
                              quietly = TRUE
                            )) {
   if (tidyselect) {
-    pos <- tidyselect::eval_select(
-      rlang::expr(c(!!!quos)), data,
-      allow_rename = FALSE, error_call = call
+    pos <- tryCatch(
+      tidyselect::eval_select(
+        rlang::expr(c(!!!quos)), data,
+        allow_rename = FALSE, error_call = call
+      ),
+      error = function(e) {
+        abort_aurc(
+          "{.arg {arg}} must select columns of {.arg data}.",
+          parent = e, class = "aurc_error_column", call = call
+        )
+      }
     )
     cols <- names(data)[pos]
   } else {

@@ -20,6 +20,16 @@
 #'   theme_aurc()
 #' @export
 theme_aurc <- function(base_size = 11, base_family = "") {
+  base_size <- check_number(base_size, 1, 100)
+  if (!rlang::is_string(base_family)) {
+    abort_aurc(
+      paste(
+        "{.arg base_family} must be a string, not",
+        "{.obj_type_friendly {base_family}}."
+      ),
+      class = "aurc_error_type"
+    )
+  }
   ggplot2::theme_bw(base_size = base_size, base_family = base_family) +
     ggplot2::theme(
       panel.grid.minor = ggplot2::element_blank(),

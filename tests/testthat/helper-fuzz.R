@@ -116,6 +116,8 @@ fuzz_table <- function() {
     ece_prob_vec = alist(truth = PD$truth, estimate = PM),
     mce_prob = alist(data = PD, truth = truth, pa, pb, pc),
     mce_prob_vec = alist(truth = PD$truth, estimate = PM),
+    score_table = alist(data = DF, score = s, loss = l, case_weights = w),
+    combine_score_tables = alist(score_table(DF, s, l), score_table(DF, s2, l)),
     example_predictions = alist(models = "lda", seeds = 1, format = "long")
   )
 }
