@@ -14,7 +14,7 @@ export LIB
 export R_LIBS := $(LIB)$(if $(R_LIBS),:$(R_LIBS))
 endif
 
-.PHONY: deps build install demo test test-cpp test-r check document figures bench clean sanitize
+.PHONY: deps build install demo test test-cpp test-r check document figures bench clean sanitize sanitize-cpp
 
 deps:
 	@bash tools/install-deps.sh
@@ -41,6 +41,10 @@ test-cpp:
 # package goes to a private library, see tools/sanitize.sh
 sanitize:
 	bash tools/sanitize.sh
+
+# the C++ core tests alone under ASan and UBSan (run by CI)
+sanitize-cpp:
+	bash tools/sanitize.sh cpp
 
 # developer shortcut: the testthat suite alone, against the installed package
 test-r:

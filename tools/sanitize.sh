@@ -8,6 +8,7 @@
 # off because R does not free everything at exit. Any ASan report aborts
 # the process; UBSan findings are made fatal with
 # -fno-sanitize-recover=undefined, so a finding fails this script.
+# `tools/sanitize.sh cpp` (make sanitize-cpp) runs the C++ core tests only.
 # Tested on Debian 12 with gcc 12 and R 4.2.
 set -euo pipefail
 
@@ -23,6 +24,7 @@ echo "== C++ core tests under ASan/UBSan"
 $CXX -std=c++14 -O1 -g $SAN -fopenmp -Wall -Isrc tests/cpp/test_core.cpp \
   -o tests/cpp/test_core_sanitize
 ./tests/cpp/test_core_sanitize
+[ "${1:-}" = cpp ] && exit 0
 
 echo "== package built with ASan/UBSan into $LIB"
 mkdir -p "$LIB"
