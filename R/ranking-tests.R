@@ -1,0 +1,146 @@
+# Bootstrap ranking (SPEC Sec. 7): ranks per replicate, their aggregation,
+# the one-sided signed-rank tests with their adjustment, and the
+# aurc_ranking object.
+
+# ---- aggregation and tests --------------------------------------------------
+
+# One metric: times x K replicate values -> ranks, ranking, tests.
+rank_one_metric <- function(values, higher_better, full, opts, metric,
+                            why = missing_hint(NULL)) {
+  methods <- colnames(values)
+  n_methods <- ncol(values)
+  n_reps <- nrow(values)
+  signed <- if (higher_better) -values else values
+  ranks <- matrix(
+    t(apply(signed, 1, rank, ties.method = opts$ties, na.last = "keep")),
+    n_reps, n_methods
+  )
+  if (anyNA(values)) {
+    warn_aurc(
+      c(
+        "Metric {.val {metric}} is missing in {sum(is.na(values))} of
+         {length(values)} replicate values; they are left out of the ranks
+         and tests.",
+        i = why
+      ),
+      class = "aurc_warning_ranking_missing"
+    )
+  }
+  mean_rank <- colMeans(ranks, na.rm = TRUE)
+  median_rank <- apply(ranks, 2, stats::median, na.rm = TRUE)
+  ord <- order(mean_rank, median_rank)
+  position <- integer(n_methods)
+  position[ord] <- seq_len(n_methods)
+  if (is.null(full)) full <- rep(NA_real_, n_methods)
+  ranking <- tibble::tibble(
+    metric = metric, method = methods[ord], rank = seq_len(n_methods),
+    mean_rank = mean_rank[ord], median_rank = median_rank[ord],
+    full_value = unname(full[ord])
+  )
+
+  freq <- vapply(
+    seq_len(n_methods), function(r) colSums(ranks == r, na.rm = TRUE),
+    numeric(n_methods)
+  )
+  freq <- matrix(freq, n_methods, n_methods)
+  rank_frequencies <- tibble::tibble(
+    metric = metric,
+    method = rep(methods[ord], times = n_methods),
+    rank = rep(seq_len(n_methods), each = n_methods),
+    n = as.vector(freq[ord, , drop = FALSE]),
+    proportion = as.vector(freq[ord, , drop = FALSE]) /
+      colSums(!is.na(ranks))[rep(ord, times = n_methods)]
+  )
+  reference <- if (all(is.na(full))) position else
+    rank(if (higher_better) -full else full, ties.method = opts$ties,
+      na.last = "keep")
+  tau <- suppressWarnings(
+    as.vector(stats::cor(t(ranks), reference,
+      method = "kendall",
+      use = "pairwise.complete.obs"
+    ))
+  )
+  if (n_methods < 2) tau <- rep(NA_real_, n_reps)
+  kendall <- tibble::tibble(metric = metric, replicate = seq_len(n_reps),
+    tau = tau)
+
+  tests <- rank_tests(values, higher_better, opts, metric, position)
+  replicates <- tibble::tibble(
+    replicate = rep(seq_len(n_reps), times = n_methods),
+    method = rep(methods, each = n_reps),
+    metric = metric, value = as.vector(values)
+  )
+  list(
+    ranking = ranking, tests = tests, replicates = replicates,
+    rank_frequencies = rank_frequencies, kendall = kendall
+  )
+}
+
+# Why a metric can be missing in a replicate (the hint of the warning).
+missing_hint <- function(kernel_id) {
+  if (identical(kernel_id, "naurc")) {
+    "NAURC is missing when every loss of a replicate is the same."
+  } else {
+    "A binary metric is missing when a replicate holds only one class."
+  }
+}
+
+rank_tests <- function(values, higher_better, opts, metric, position) {
+  methods <- colnames(values)
+  n_methods <- ncol(values)
+  if (n_methods < 2) {
+    return(tibble::tibble(
+      metric = character(), method = character(), versus = character(),
+      statistic = numeric(), p_value = numeric(), p_adjusted = numeric(),
+      significant = logical()
+    ))
+  }
+  res <- signed_rank_pairs_impl(
+    values, if (higher_better) "greater" else "less", opts$correct
+  )
+  i <- rep(seq_len(n_methods), each = n_methods)
+  j <- rep(seq_len(n_methods), times = n_methods)
+  keep <- i != j
+  i <- i[keep]
+  j <- j[keep]
+  p <- res$p_value
+  adjusted <- switch(opts$p_adjust,
+    holm = holm_impl(p),
+    none = p,
+    stats::p.adjust(p, method = opts$p_adjust)
+  )
+  out <- tibble::tibble(
+    metric = metric, method = methods[i], versus = methods[j],
+    statistic = res$statistic, p_value = p, p_adjusted = adjusted,
+    significant = adjusted <= opts$alpha
+  )
+  out[order(position[i], position[j]), ]
+}
+
+# Every metric of one group; adds the group column.
+rank_metric_set <- function(replicates, full, specs, opts, group = NULL) {
+  parts <- lapply(specs, function(s) {
+    rank_one_metric(replicates[[s$name]], s$higher_better, full[[s$name]],
+      opts,
+      metric = s$name, why = missing_hint(s$kernel_id)
+    )
+  })
+  out <- lapply(stats::setNames(nm = names(parts[[1]])), function(tab) {
+    do.call(rbind, lapply(parts, function(p) p[[tab]]))
+  })
+  if (!is.null(group)) {
+    out <- lapply(out, function(tab) {
+      tibble::add_column(tab, group = rep(group, nrow(tab)), .before = 1)
+    })
+  }
+  out
+}
+
+new_aurc_ranking <- function(parts, settings) {
+  tabs <- names(parts[[1]])
+  out <- lapply(stats::setNames(nm = tabs), function(tab) {
+    do.call(rbind, lapply(parts, function(p) p[[tab]]))
+  })
+  out$settings <- settings
+  structure(out, class = "aurc_ranking")
+}
