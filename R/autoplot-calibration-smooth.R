@@ -52,7 +52,7 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
     format(attr(object, "sigma"), digits = 3), attr(object, "method"),
     if (has_band) {
       sprintf(
-        "; %s%% bootstrap band", format(100 * attr(object, "conf_level"))
+        "\n%s%% bootstrap band", format(100 * attr(object, "conf_level"))
       )
     } else {
       ""
