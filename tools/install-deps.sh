@@ -53,9 +53,10 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
 fi
 
 if [ -n "$missing" ]; then
+  # --no-init-file, not --vanilla: R's repository is set in Rprofile.site
   # shellcheck disable=SC2086
   step "installing $(count "$missing") R packages from CRAN" cran.log \
-    Rscript --vanilla -e 'pkgs <- commandArgs(TRUE); install.packages(pkgs, dependencies = c("Depends", "Imports", "LinkingTo"), quiet = TRUE)' $missing || true
+    Rscript --no-init-file -e 'pkgs <- commandArgs(TRUE); install.packages(pkgs, dependencies = c("Depends", "Imports", "LinkingTo"), quiet = TRUE)' $missing || true
 fi
 missing=$(Rscript --vanilla tools/missing-deps.R)
 if [ -n "$missing" ]; then
