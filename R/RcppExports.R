@@ -81,6 +81,10 @@ influence_se_impl <- function(influence, case_weights, stratum) {
     .Call(`_aurc_influence_se_impl`, influence, case_weights, stratum)
 }
 
+coverage_at_risk_interval_impl <- function(score, loss, case_weights, risk) {
+    .Call(`_aurc_coverage_at_risk_interval_impl`, score, loss, case_weights, risk)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
 }

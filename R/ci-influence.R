@@ -130,16 +130,35 @@
 #' (our choice). When the threshold's tie group holds at least `sqrt(n)`
 #' samples the threshold of risk at coverage cannot move under small
 #' perturbations, and the fixed-threshold influence is used
-#' (`r(q) = theta`). For coverage at risk such a tied threshold is no
-#' help: its coverage jumps between neighbouring tie groups whose risks
-#' straddle `r` (the functional is not differentiable there, and the
-#' fixed-threshold variance was far below the bootstrap's), so it gets no
-#' analytic interval (`NA` with a warning; use the bootstrap). Coverage at
-#' risk gets zero influence at 0 (no threshold qualifies) and 1 (everything
-#' accepted), and no analytic interval (`NA`, with a warning) when the local
-#' loss rate does not exceed `r`. These two
-#' are non-smooth functionals; prefer the bootstrap for small `n` (see the
-#' vignette "How honest are the intervals?").
+#' (`r(q) = theta`).
+#'
+#' Coverage at risk has its own analytic interval, by test inversion (as
+#' Woodruff's interval of a quantile), because the influence function above
+#' needs the local loss rate at a crossing that ties and flat risk curves
+#' make unstable (its variance was far from the bootstrap's there). The
+#' estimate is the largest coverage `U_t / N` whose excess
+#' `D_t = (1/N) sum_{s_i >= t} w_i (loss_i - r)` is at most 0. At the true
+#' threshold `q` the excess has mean 0 and its influence function is
+#' `h - mean(h)`, `h = 1(s >= q) (loss - r)`, with standard error `se(D)`
+#' (with `strata` and `cluster` as for every metric). The thresholds whose
+#' excess lies within `+- z se(D)` are those the level-`conf_level` test
+#' does not reject, so the interval runs from the largest coverage with
+#' `D_t <= -z se(D)` to the largest with `D_t <= z se(D)`: the estimator's
+#' own rule with 0 replaced by `-+ z se(D)`. It needs no density and no
+#' local rate, stays inside `[0, 1]`, and where the threshold is a large
+#' tie group it reaches the neighbouring group boundaries. `se(D)` is taken
+#' at the estimated threshold (at the highest score when no coverage
+#' qualifies). This bounds the threshold; the coverage at a fixed threshold
+#' has noise of its own, with influence `1(s >= q) - c`, uncorrelated with
+#' `h` at the true threshold (`E[h] = 0`). So each side of the interval is
+#' widened in quadrature: `lower = c - sqrt((c - c_lo)^2 + (z se_1)^2)`,
+#' `upper = c + sqrt((c_hi - c)^2 + (z se_1)^2)` (`se_1` the standard error
+#' of the accepted share), cut to `[0, 1]`. The influence function above is
+#' the same two parts, `1(s >= q) - c + h / (r - r(q))`; the interval
+#' avoids dividing by the local slope `r - r(q)`. The `.std_error` reported
+#' for coverage at risk is the interval's width divided by `2 z`. The influence function above is
+#' still the one [compare_scores()] uses (no paired interval where it is
+#' `NA`).
 #'
 #' @section ECE:
 #' `ECE = sum_b |G_b| / N`, `G_b = sum_{i in b} w_i (correct_i -

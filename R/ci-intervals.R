@@ -305,6 +305,16 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
     }, numeric(1))
   }
   est <- ci_undefined(spec$metrics, est, call)
+  z <- stats::qnorm((1 + spec$conf_level) / 2)
+  lower <- est - z * se
+  upper <- est + z * se
+  j <- which(spec$metrics == "coverage_at_risk" & !is.na(est))
+  if (length(j)) {
+    bounds <- coverage_at_risk_interval(input, spec$risk, est[j], z)
+    lower[j] <- bounds[["lower"]]
+    upper[j] <- bounds[["upper"]]
+    se[j] <- (bounds[["upper"]] - bounds[["lower"]]) / (2 * z)
+  }
   se[is.na(est)] <- NA_real_
   if (any(!is.na(est) & is.na(se))) {
     warn_aurc(
@@ -316,8 +326,33 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
       class = "aurc_warning_no_interval"
     )
   }
-  z <- stats::qnorm((1 + spec$conf_level) / 2)
-  ci_table(spec, est, est - z * se, est + z * se, se)
+  ci_table(spec, est, lower, upper, se)
+}
+
+# The analytic interval of coverage at risk (see ?influence_functions):
+# the test inversion for the threshold (src/core/ci_working_point.h), with
+# the standard error of the excess from its influence values, widened in
+# quadrature by the coverage's own noise at a fixed threshold (the two are
+# uncorrelated at the true threshold). Strata and clusters as for every
+# metric. Returns c(lower, upper), around `estimate`, inside [0, 1].
+coverage_at_risk_interval <- function(input, risk, estimate, z) {
+  res <- coverage_at_risk_interval_impl(
+    as.double(input$score), as.double(input$loss),
+    if (is.null(input$case_weights)) double() else
+      as.double(input$case_weights),
+    as.double(risk)
+  )
+  se <- function(x) {
+    influence_std_error(x, input$case_weights, input$strata, input$cluster)
+  }
+  delta <- z * se(res$influence)
+  lower <- max(0, res$coverage[res$excess <= -delta])
+  upper <- max(0, res$coverage[res$excess <= delta])
+  margin <- z * se(res$accepted)
+  c(
+    lower = max(0, estimate - sqrt(max(0, estimate - lower)^2 + margin^2)),
+    upper = min(1, estimate + sqrt(max(0, upper - estimate)^2 + margin^2))
+  )
 }
 
 # NA (with the metric's classed warning) where a metric is undefined.

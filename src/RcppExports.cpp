@@ -304,6 +304,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// coverage_at_risk_interval_impl
+Rcpp::List coverage_at_risk_interval_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, double risk);
+RcppExport SEXP _aurc_coverage_at_risk_interval_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP riskSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
+    rcpp_result_gen = Rcpp::wrap(coverage_at_risk_interval_impl(score, loss, case_weights, risk));
+    return rcpp_result_gen;
+END_RCPP
+}
 // metrics_impl
 Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
 RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
@@ -508,6 +521,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 6},
     {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 10},
     {"_aurc_influence_se_impl", (DL_FUNC) &_aurc_influence_se_impl, 3},
+    {"_aurc_coverage_at_risk_interval_impl", (DL_FUNC) &_aurc_coverage_at_risk_interval_impl, 4},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
     {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 10},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},

@@ -3,6 +3,7 @@
 // and their standard errors. Inputs are validated (and NA removed) in R.
 #include "glue.h"
 #include "core/influence.h"
+#include "core/ci_working_point.h"
 
 using namespace aurc;
 
@@ -61,4 +62,40 @@ double influence_se_impl(const Rcpp::NumericVector& influence,
   return influence_se(influence.begin(), optional_ptr(case_weights),
                       optional_ptr(stratum),
                       static_cast<std::size_t>(influence.size()));
+}
+
+// Coverage at risk by test inversion (src/core/ci_working_point.h): the
+// estimate, the centred values of h (input order) whose standard error
+// scales the test, those of the accepted indicator, and the curve of
+// coverage and excess over the groups.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List coverage_at_risk_interval_impl(const Rcpp::NumericVector& score,
+                                          const Rcpp::NumericVector& loss,
+                                          const Rcpp::NumericVector& case_weights,
+                                          double risk) {
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  const double* w = optional_ptr(case_weights);
+  RInterrupt check;
+  InfluenceData d;
+  prepare_influence(score.begin(), loss.begin(), w, n, d, check);
+  GroupInfluence gi;
+  excess_group_influence(d.groups, d.N, risk, gi);
+  Rcpp::NumericVector h(static_cast<R_xlen_t>(n));
+  scatter_groups(d.by_score, d.loss, gi, h.begin());
+  centre(h.begin(), w, n, d.N);
+  // the accepted indicator 1(s >= q) - c, the coverage's own noise at a
+  // fixed threshold (none when nothing qualifies)
+  GroupInfluence accepted;
+  accepted.reset(gi.a.size());
+  if (gi.estimate > 0.0) accepted.a = gi.b;
+  Rcpp::NumericVector ind(static_cast<R_xlen_t>(n));
+  scatter_groups(d.by_score, d.loss, accepted, ind.begin());
+  centre(ind.begin(), w, n, d.N);
+  ExcessCurve curve;
+  coverage_excess_curve(d.groups, d.N, risk, curve);
+  return Rcpp::List::create(
+      Rcpp::_["estimate"] = gi.estimate, Rcpp::_["influence"] = h,
+      Rcpp::_["accepted"] = ind,
+      Rcpp::_["coverage"] = Rcpp::wrap(curve.coverage),
+      Rcpp::_["excess"] = Rcpp::wrap(curve.excess));
 }

@@ -24,6 +24,7 @@
 #include "core/pav.h"
 #include "core/smooth_ece.h"
 #include "core/influence.h"
+#include "core/ci_working_point.h"
 
 namespace {
 
@@ -1591,6 +1592,48 @@ void test_influence() {
   CHECK(close(se * se, delong, 1e-10));
 }
 
+// Coverage at risk by test inversion (core/ci_working_point.h), by hand:
+// scores 4, 3, 3, 2, 1 with losses 0, 1, 0, 1, 1 and risk 0.4. Coverage
+// after each group 0.2, 0.6, 0.8, 1; excess (loss - 0.4 x count) / 5 =
+// -0.08, -0.04, 0.08, 0.2; the estimate 0.6 (risk 1/3 at coverage 0.6).
+void test_coverage_at_risk_interval() {
+  const std::vector<double> s = {3, 1, 4, 2, 3};
+  const std::vector<double> loss = {1, 1, 0, 1, 0};
+  aurc::InfluenceData d;
+  aurc::prepare_influence(s.data(), loss.data(), nullptr, s.size(), d);
+  aurc::ExcessCurve curve;
+  aurc::coverage_excess_curve(d.groups, d.N, 0.4, curve);
+  const std::vector<double> cov = {0.2, 0.6, 0.8, 1.0};
+  const std::vector<double> exc = {-0.08, -0.04, 0.08, 0.2};
+  CHECK(curve.coverage.size() == 4);
+  for (std::size_t k = 0; k < 4 && k < curve.coverage.size(); ++k) {
+    CHECK(close(curve.coverage[k], cov[k], 1e-15));
+    CHECK(close(curve.excess[k], exc[k], 1e-15));
+  }
+  CHECK(close(aurc::largest_coverage_within(curve, 0.0), 0.6, 1e-15));
+  CHECK(close(aurc::largest_coverage_within(curve, 0.05), 0.6, 1e-15));
+  CHECK(close(aurc::largest_coverage_within(curve, 0.1), 0.8, 1e-15));
+  CHECK(close(aurc::largest_coverage_within(curve, -0.05), 0.2, 1e-15));
+  CHECK(aurc::largest_coverage_within(curve, -0.1) == 0.0);
+  // h_i = 1(s_i >= 3) (loss_i - 0.4), mean -0.04, in input order
+  aurc::GroupInfluence gi;
+  aurc::excess_group_influence(d.groups, d.N, 0.4, gi);
+  CHECK(close(gi.estimate, 0.6, 1e-15));
+  std::vector<double> h(s.size());
+  aurc::scatter_groups(d.by_score, loss.data(), gi, h.data());
+  aurc::centre(h.data(), nullptr, h.size(), d.N);
+  const std::vector<double> want = {0.64, 0.04, -0.36, 0.04, -0.36};
+  for (std::size_t i = 0; i < h.size(); ++i) CHECK(close(h[i], want[i], 1e-15));
+  // no coverage qualifies (the top score fails, risk 0): estimate 0, h
+  // over the top group only
+  const std::vector<double> loss2 = {1, 1, 1, 1, 0};
+  aurc::InfluenceData d2;
+  aurc::prepare_influence(s.data(), loss2.data(), nullptr, s.size(), d2);
+  aurc::excess_group_influence(d2.groups, d2.N, 0.0, gi);
+  CHECK(gi.estimate == 0.0);
+  CHECK(gi.b[d2.groups.count.size() - 1] == 1.0 && gi.b[0] == 0.0);
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -1625,6 +1668,7 @@ int main() {
   test_smooth_ece();
   test_pav();
   test_influence();
+  test_coverage_at_risk_interval();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;
