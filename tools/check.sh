@@ -32,9 +32,12 @@ fi
 lib=${LIB:-$(Rscript -e 'cat(.libPaths()[1])')}
 rm -rf aurc.Rcheck .test-totals
 status=0
+# --no-build-vignettes: the vignettes' code still runs ("running R code
+# from vignettes"), but their output, built once by `R CMD build`, is not
+# rebuilt a second time
 step "R CMD check --as-cran (examples, tests, vignettes)" check.log \
   env NOT_CRAN=true _R_CHECK_CRAN_INCOMING_=false \
-  R CMD check --as-cran --no-manual \
+  R CMD check --as-cran --no-manual --no-build-vignettes \
   --install="check:$install_log" --library="$lib" "$tarball" || status=$?
 
 # testthat totals from the check's test output (.Rout.fail when it failed)

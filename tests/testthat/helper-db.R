@@ -202,7 +202,9 @@ db_copy <- function(con, df, name = "preds") {
 }
 
 # Every metric on the lazy table `t` equals the in-memory one on `df`
-# (grouped and not; na_rm; integer and fractional weights).
+# (grouped and not; na_rm; integer and fractional weights). The quick grid
+# covers every SQL path (each weighting kind, binning, grouping); the full
+# grid (AURC_SLOW_TESTS=true, run by CI) every combination.
 expect_db_matches_memory <- function(t, df) {
   tol <- 1e-9
   m <- c(
@@ -217,7 +219,10 @@ expect_db_matches_memory <- function(t, df) {
   for (grouped in c(FALSE, TRUE)) {
     td <- if (grouped) dplyr::group_by(t, model) else t
     dd <- if (grouped) dplyr::group_by(df, model) else df
-    for (est in c("alpha", "alpha_prime", "sele", "2sele", "trapezoid")) {
+    for (est in test_grid(
+      c("alpha", "2sele"),
+      c("alpha", "alpha_prime", "sele", "2sele", "trapezoid")
+    )) {
       same(
         aurc(td, score, loss, estimator = est, na_rm = TRUE, case_weights = w),
         aurc(dd, score, loss, estimator = est, na_rm = TRUE, case_weights = w)
@@ -235,7 +240,7 @@ expect_db_matches_memory <- function(t, df) {
           na_rm = TRUE)
       )
     }
-    for (w in c("none", "w", "fw")) {
+    for (w in test_grid(c("none", "fw"), c("none", "w", "fw"))) {
       cw <- if (w == "none") NULL else rlang::sym(w)
       for (loss in c("loss", "failure")) {
         mm <- if (loss == "loss") setdiff(m, c(binary_metrics_test)) else m
@@ -275,7 +280,10 @@ expect_db_curves_match_memory <- function(t, df) {
   for (grouped in c(FALSE, TRUE)) {
     td <- if (grouped) dplyr::group_by(t, model) else t
     dd <- if (grouped) dplyr::group_by(df, model) else df
-    for (cw in list(NULL, quote(w), quote(fw))) {
+    weightings <- test_grid(
+      list(NULL, quote(fw)), list(NULL, quote(w), quote(fw))
+    )
+    for (cw in weightings) {
       a <- rc_curve(td, score, loss, na_rm = TRUE, case_weights = !!cw)
       b <- rc_curve(dd, score, loss, na_rm = TRUE, case_weights = !!cw)
       strip <- function(x) {
@@ -295,7 +303,7 @@ expect_db_curves_match_memory <- function(t, df) {
       }
       testthat::expect_true(all(key(oa) %in% key(ob)))
       for (bn in c("equal_width", "equal_mass", "adaptive")) {
-        for (k in c(1, 7)) {
+        for (k in test_grid(7, c(1, 7))) {
           for (fn in list(ece, mce)) {
             testthat::expect_equal(
               as.data.frame(fn(td, conf, correct, binning = bn, n_bins = k,

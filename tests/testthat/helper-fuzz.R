@@ -234,48 +234,74 @@ fuzz_run_batch <- function(calls, fixtures, progress, limit) {
   res
 }
 
-# Runs all calls in `n_proc` child processes (callr), each call with a
-# time limit of `limit` seconds and each process with `timeout` seconds.
-# A process that dies (a crash) or hangs in C++ is reported with the call
-# it was running. Returns a data frame of the calls that misbehaved.
-fuzz_run <- function(calls, n_proc = 2, limit = 10, timeout = 300) {
+# Runs all calls in `n_chunks` child processes (callr), at most `n_proc`
+# at a time, each call with a time limit of `limit` seconds and each
+# process with `timeout` seconds. A process that dies (a crash) or hangs in
+# C++ is reported with the call it was running, and a new process goes on
+# after that call. Returns a data frame of the calls that misbehaved.
+fuzz_run <- function(calls, n_proc = 2, limit = 10, timeout = 300,
+                     n_chunks = n_proc) {
   fixtures <- fuzz_fixtures
   environment(fixtures) <- globalenv()
   runner <- fuzz_run_batch
   environment(runner) <- globalenv()
-  chunks <- split(seq_along(calls), cut(seq_along(calls), n_proc,
+  n_chunks <- max(1L, min(n_chunks, length(calls)))
+  queue <- split(seq_along(calls), cut(seq_along(calls), n_chunks,
     labels = FALSE
   ))
   problems <- list()
-  for (idx in chunks) {
-    todo <- idx
-    while (length(todo)) {
-      progress <- tempfile()
-      res <- tryCatch(
-        callr::r(runner,
-          args = list(calls[todo], fixtures, progress, limit),
-          timeout = timeout, libpath = .libPaths()
-        ),
-        error = function(e) e
+  running <- list()
+  start_job <- function(todo) {
+    progress <- tempfile()
+    list(
+      todo = todo, progress = progress, started = Sys.time(),
+      proc = callr::r_bg(runner,
+        args = list(calls[todo], fixtures, progress, limit),
+        libpath = .libPaths(), supervise = TRUE
       )
+    )
+  }
+  while (length(queue) || length(running)) {
+    while (length(queue) && length(running) < n_proc) {
+      running[[length(running) + 1]] <- start_job(queue[[1]])
+      queue[[1]] <- NULL
+    }
+    done <- integer()
+    for (j in seq_along(running)) {
+      job <- running[[j]]
+      late <- difftime(Sys.time(), job$started, units = "secs") > timeout
+      if (job$proc$is_alive() && !late) next
+      if (late) job$proc$kill()
+      res <- if (late) {
+        simpleError(sprintf("no result within %d s", timeout))
+      } else {
+        tryCatch(job$proc$get_result(), error = function(e) e)
+      }
+      done <- c(done, j)
       if (!inherits(res, "error")) {
         bad <- which(nzchar(res))
         problems[[length(problems) + 1]] <- data.frame(
-          call = vapply(calls[todo[bad]], function(x) x$label, ""),
+          call = vapply(calls[job$todo[bad]], function(x) x$label, ""),
           problem = res[bad], stringsAsFactors = FALSE
         )
-        break
+        next
       }
       # the child died or hung: blame the call it was running, go on after it
-      at <- suppressWarnings(as.integer(utils::tail(readLines(progress), 1)))
+      at <- if (file.exists(job$progress)) {
+        suppressWarnings(as.integer(utils::tail(readLines(job$progress), 1)))
+      } else {
+        integer()
+      }
       if (length(at) == 0 || is.na(at)) at <- 1L
       problems[[length(problems) + 1]] <- data.frame(
-        call = calls[[todo[at]]]$label,
+        call = calls[[job$todo[at]]]$label,
         problem = paste("the R process died or hung:", conditionMessage(res)),
         stringsAsFactors = FALSE
       )
-      todo <- todo[-seq_len(at)]
+      rest <- job$todo[-seq_len(at)]
+      if (length(rest)) queue[[length(queue) + 1]] <- rest
     }
+    if (length(done)) running <- running[-done] else Sys.sleep(0.05)
   }
   do.call(rbind, problems)
 }

@@ -8,3 +8,13 @@ skip_if_not_slow <- function() {
   }
   invisible(TRUE)
 }
+
+# Grids of cases: the quick grid always, the full grid with
+# AURC_SLOW_TESTS=true (e.g. every estimator x weighting on a database
+# instead of a covering subset).
+slow_tests <- function() {
+  identical(tolower(Sys.getenv("AURC_SLOW_TESTS")), "true")
+}
+test_grid <- function(quick, full) {
+  if (slow_tests()) full else quick
+}

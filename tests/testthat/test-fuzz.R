@@ -2,8 +2,8 @@
 # and no condition other than aurc_error / aurc_warning / aurc_message.
 # The calls are generated from fuzz_table() in helper-fuzz.R: adding an
 # export means adding one line there. The quick set always runs (a few
-# thousand calls in two child processes); AURC_FUZZ_FULL=true runs the full
-# set, one child process per function.
+# thousand calls in four child processes, two at a time); AURC_FUZZ_FULL=true
+# runs the full set, one child process per function, two at a time.
 
 test_that("every export has fuzz cases", {
   exports <- getNamespaceExports("aurc")
@@ -36,7 +36,7 @@ test_that("hostile input never crashes, hangs or gives an unclassed error", {
   full <- identical(Sys.getenv("AURC_FUZZ_FULL"), "true")
   calls <- fuzz_calls(full = full)
   problems <- fuzz_run(calls,
-    n_proc = if (full) length(fuzz_table()) else 2,
+    n_proc = 2, n_chunks = if (full) length(fuzz_table()) else 4,
     limit = 10, timeout = if (full) 1200 else 300
   )
   shown <- if (is.null(problems)) character() else
@@ -48,4 +48,29 @@ test_that("hostile input never crashes, hangs or gives an unclassed error", {
       paste(shown, collapse = "\n")
     )
   )
+})
+
+test_that("the runner reports crashes, hangs and foreign conditions", {
+  skip_on_cran()
+  skip_if_not_installed("callr")
+  calls <- list(
+    list(label = "fine", call = quote(aurc::aurc_vec(c(.9, .1), c(0, 1)))),
+    list(label = "warns", call = quote(warning("not ours"))),
+    list(label = "errs", call = quote(stop("not ours"))),
+    list(label = "classed", call = quote(aurc::aurc_vec("a", 1))),
+    list(label = "dies", call = quote(tools::pskill(Sys.getpid()))),
+    list(label = "after death", call = quote(stop("still run"))),
+    list(label = "sleeps", call = quote(Sys.sleep(60))),
+    list(label = "after sleep", call = quote(message("still run")))
+  )
+  problems <- fuzz_run(calls, n_proc = 2, n_chunks = 2, limit = 1,
+    timeout = 8)
+  expect_setequal(
+    problems$call,
+    c("warns", "errs", "dies", "after death", "sleeps", "after sleep")
+  )
+  expect_match(problems$problem[problems$call == "dies"], "died or hung")
+  expect_match(problems$problem[problems$call == "sleeps"], "died or hung|time limit")
+  expect_match(problems$problem[problems$call == "warns"], "^warning: not ours")
+  expect_match(problems$problem[problems$call == "errs"], "not of class aurc_error")
 })
