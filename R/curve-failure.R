@@ -215,7 +215,10 @@ failure_curve_table <- function(score, failure, case_weights, rows, na_rm,
     bad <- which(one_class)[1]
     abort_aurc(
       c(
-        "A failure ROC or PR curve needs both failures and correct predictions.",
+        paste(
+          "A failure ROC or PR curve needs both failures and correct",
+          "predictions."
+        ),
         x = if (!is.null(keys)) {
           paste(
             "In the group {.val {group_label(keys, bad)}}, every sample left",
@@ -297,7 +300,11 @@ new_failure_curve <- function(part, table, type, keys = NULL) {
   summary <- tibble::tibble(
     n = table$n, failure_rate = table$failures / table$n
   )
-  if (type == "roc") summary$auroc <- table$auroc else summary$aupr <- table$aupr
+  if (type == "roc") {
+    summary$auroc <- table$auroc
+  } else {
+    summary$aupr <- table$aupr
+  }
   if (!is.null(keys)) {
     curve <- tibble::as_tibble(c(keys[part$gid, , drop = FALSE], curve))
     summary <- tibble::as_tibble(c(keys, summary))
