@@ -42,7 +42,7 @@
 # start weights (set before each fit). RNG: Mersenne-Twister, Inversion,
 # Rejection (set explicitly).
 # Measured run time on the build machine (R 4.2.2, 2 cores shared with
-# other jobs, nice -n 10): about 7 minutes, most of it the 64-unit networks.
+# other jobs, nice -n 10): 518 s, most of it the 32- and 64-unit networks.
 
 split_seed <- 2024L
 seeds <- 1:2
