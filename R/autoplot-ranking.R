@@ -21,6 +21,14 @@
 #' @param type `"significance"` (default), `"blob"` or `"bump"`.
 #' @param metrics Metrics to show (default all; for `"bump"` the first two).
 #' @param ... Not used; must be empty.
+#' @param p_adjust,alpha For `"significance"` only: the correction for
+#'   multiple testing (`"holm"`, any method of [stats::p.adjust()], or
+#'   `"none"`) and the significance level of the map. `NULL` (default)
+#'   keeps those of the ranking; otherwise the map is drawn from
+#'   [adjust_p_values()]`(object, p_adjust = , alpha = )`. `p_adjust =
+#'   "none"` gives the maps without correction of Traub et al. (2024,
+#'   Fig. 7). Given with another `type`, they are ignored with a warning of
+#'   class `aurc_warning_ignored`.
 #' @return A ggplot object.
 #' @examples
 #' set.seed(3)
@@ -28,16 +36,37 @@
 #'                 c = rnorm(100, 0.12, 0.01))
 #' rk <- rank_replicates(values, metric = "aurc")
 #' autoplot(rk)
+#' autoplot(rk, p_adjust = "none") # each test on its own at alpha = 0.05
 #' autoplot(rk, type = "blob")
 #' @importFrom rlang .data
 #' @export
 autoplot.aurc_ranking <- function(object, type = c("significance", "blob",
                                                    "bump"),
-                                  metrics = NULL, ...) {
+                                  metrics = NULL, ..., p_adjust = NULL,
+                                  alpha = NULL) {
   check_dots(...)
   type <- check_choice(type[1], c("significance", "blob", "bump"),
     arg = "type"
   )
+  given <- c(p_adjust = !is.null(p_adjust), alpha = !is.null(alpha))
+  if (any(given) && type != "significance") {
+    warn_aurc(
+      c(
+        "{.arg {names(given)[given]}} only change{?s/} the significance
+         map; ignored for {.code type = \"{type}\"}.",
+        i = "Use {.code type = \"significance\"}, or
+             {.fn adjust_p_values} for the tests themselves."
+      ),
+      class = "aurc_warning_ignored"
+    )
+  } else if (any(given)) {
+    object <- readjust_ranking(object,
+      p_adjust = if (given[["p_adjust"]]) p_adjust else
+        object$settings$p_adjust,
+      alpha = if (given[["alpha"]]) alpha else object$settings$alpha,
+      call = rlang::current_env()
+    )
+  }
   all_metrics <- object$settings$metrics
   if (is.null(metrics)) {
     metrics <- if (type == "bump") utils::head(all_metrics, 2) else

@@ -359,3 +359,65 @@ example_describe <- function(x) {
 is_example_whole_numbers <- function(x) {
   is.numeric(x) && length(x) > 0 && all(is.finite(x)) && all(x == round(x))
 }
+
+#' Cached study results shipped with the package
+#'
+#' @description
+#' Results of studies too slow to run while a vignette is built are made
+#' once by a script in `inst/scripts/` and shipped, small, in
+#' `inst/extdata/`. Read them with
+#' `readRDS(system.file("extdata", "<file>", package = "aurc"))`.
+#'
+#' @section `shift-rankings.rds`:
+#' The bootstrap replicates behind the distribution-shift section of
+#' `vignette("augrc-ranking")` (Traub et al. 2024, Fig. 6 and Table 3).
+#' Made by `inst/scripts/make-shift-rankings.R`: the six models and five
+#' seeds of [example_predictions()] (the same fits) predict the 5000 test
+#' cases with Gaussian noise added to their features (standard deviation
+#' 0.5 times each feature's standard deviation in the training pool); for
+#' each model the seven confidence scores of the vignette (`msp`,
+#' `margin`, `neg_entropy`, `neg_gini` of one seed; `mcd_msp`, `mcd_pe`,
+#' `mcd_mi` of the ensemble of the four other seeds) are ranked with
+#' [bootstrap_ranking()] (500 replicates, `set.seed(2024)`, metrics
+#' `"aurc"`, `"augrc"`, `"aurc_trapezoid"`, runs = seeds). A list with
+#' * `format_version`: 1.
+#' * `replicates`: a data frame with one row per model, replicate, method
+#'   and metric (6 x 500 x 7 x 3 = 63000 rows): `model`, `replicate`,
+#'   `method`, `metric`, and `value`, the metric averaged over the five
+#'   runs, stored as the integer `round(value_scale * value)`; divide by
+#'   `settings$value_scale` (1e9).
+#' * `full_values`: `model`, `metric`, `method`, `value` (126 rows): the
+#'   metrics on the whole shifted test set, averaged over the runs.
+#' * `runs`: `model`, `method`, `run`, `accuracy`, `failure_auroc` (210
+#'   rows): each score and run on the whole shifted test set.
+#' * `settings`: the noise level and seeds, the number of replicates, the
+#'   models, seeds and methods, and the R and package versions.
+#'
+#' `rank_replicates()` rebuilds the rankings from `replicates` and
+#' `full_values` (see the vignette).
+#'
+#' @section `nnet-cross-entropy.rds`:
+#' The cross-entropy loss of one bundled classifier, the neural network
+#' `"nnet"` with seed 1, computed from its unrounded probabilities (the
+#' bundled ones are rounded to 1e-5, which loses the cross-entropy of cases
+#' whose true class gets a probability below 5e-6). Made by
+#' `inst/scripts/make-nnet-cross-entropy.R`, which refits the model with the
+#' settings of [example_predictions()] and checks that rounding its
+#' probabilities gives the bundled ones. A data frame with 5000 rows, one
+#' per test case in the order of [example_predictions()]: `case` (test case
+#' id), `label` (true class, 1 to 26), `msp` (largest unrounded class
+#' probability), `error` (0/1 loss of the arg-max class) and
+#' `cross_entropy` (`-log` of the unrounded probability of the true class).
+#' Used for the cross-entropy figures of `vignette("estimators")`.
+#'
+#' @section `interval-coverage.csv`:
+#' The coverage study of `vignette("interval-coverage")`, made by
+#' `inst/scripts/coverage-study.R`.
+#'
+#' @name aurc-study-caches
+#' @keywords datasets
+#' @examples
+#' ce <- readRDS(system.file("extdata", "nnet-cross-entropy.rds",
+#'                           package = "aurc"))
+#' aurc_vec(ce$msp, ce$cross_entropy)
+NULL

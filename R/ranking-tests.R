@@ -104,17 +104,92 @@ rank_tests <- function(values, higher_better, opts, metric, position) {
   i <- i[keep]
   j <- j[keep]
   p <- res$p_value
-  adjusted <- switch(opts$p_adjust,
-    holm = holm_impl(p),
-    none = p,
-    stats::p.adjust(p, method = opts$p_adjust)
-  )
+  adjusted <- adjust_family(p, opts$p_adjust)
   out <- tibble::tibble(
     metric = metric, method = methods[i], versus = methods[j],
     statistic = res$statistic, p_value = p, p_adjusted = adjusted,
     significant = adjusted <= opts$alpha
   )
   out[order(position[i], position[j]), ]
+}
+
+# The adjusted p-values of one family (one metric of one group).
+adjust_family <- function(p, method) {
+  switch(method,
+    holm = holm_impl(p),
+    none = p,
+    stats::p.adjust(p, method = method)
+  )
+}
+
+#' Adjust the p-values of a ranking for multiple testing again
+#'
+#' Recomputes the adjusted p-values and the significance of every pairwise
+#' test of a ranking with another correction or significance level, from
+#' the raw p-values it keeps; the replicates and the tests are not redone.
+#' The family of a correction is, as in [bootstrap_ranking()], the K(K-1)
+#' ordered pairs of the K methods under one metric (and one group). With
+#' `p_adjust = "none"` each test is judged on its own at level `alpha`, the
+#' significance maps of Traub et al. (2024, Fig. 7); the default, Holm's
+#' correction, gives those of their Fig. 3.
+#'
+#' @param x An `aurc_ranking` ([bootstrap_ranking()] or
+#'   [rank_replicates()]).
+#' @param ... Not used; must be empty.
+#' @param p_adjust `"holm"` (default), any method of [stats::p.adjust()],
+#'   or `"none"`.
+#' @param alpha Significance level: a test is significant when its adjusted
+#'   p-value is at most `alpha`.
+#' @return `x` with the columns `p_adjusted` and `significant` of
+#'   `x$tests` recomputed and the settings `p_adjust` and `alpha` replaced
+#'   (so `print()`, `summary()` and [autoplot()][autoplot.aurc_ranking]
+#'   report the new correction). `p_adjusted` equals
+#'   `stats::p.adjust(p_value, p_adjust)` within each metric (and group).
+#' @seealso [autoplot()][autoplot.aurc_ranking], whose arguments `p_adjust`
+#'   and `alpha` call this function.
+#' @examples
+#' set.seed(4)
+#' values <- cbind(a = rnorm(60, 0.100, 0.01), b = rnorm(60, 0.103, 0.01),
+#'                 c = rnorm(60, 0.106, 0.01))
+#' rk <- rank_replicates(values, metric = "aurc")
+#' rk$tests
+#' adjust_p_values(rk, p_adjust = "none")$tests
+#' @export
+adjust_p_values <- function(x, ..., p_adjust = "holm", alpha = 0.05) {
+  check_dots(...)
+  call <- rlang::current_env()
+  if (!inherits(x, "aurc_ranking")) {
+    abort_aurc(
+      c(
+        "{.arg x} must be a ranking (class {.cls aurc_ranking}).",
+        x = "It is {.obj_type_friendly {x}}.",
+        i = "Make one with {.fn bootstrap_ranking} or
+             {.fn rank_replicates}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  readjust_ranking(x, p_adjust, alpha, call = call)
+}
+
+# adjust_p_values() without the check of `x`; errors name `call`.
+readjust_ranking <- function(x, p_adjust, alpha, call) {
+  opts <- ranking_options(
+    x$settings$ties, x$settings$correct, p_adjust, alpha, call = call
+  )
+  tests <- x$tests
+  family <- row_key(tests, c("group", "metric"))
+  adjusted <- tests$p_value
+  for (f in unique(family)) {
+    rows <- which(family == f)
+    adjusted[rows] <- adjust_family(tests$p_value[rows], opts$p_adjust)
+  }
+  tests$p_adjusted <- adjusted
+  tests$significant <- adjusted <= opts$alpha
+  x$tests <- tests
+  x$settings$p_adjust <- opts$p_adjust
+  x$settings$alpha <- opts$alpha
+  x
 }
 
 # Every metric of one group; adds the group column.

@@ -2,7 +2,7 @@
 #
 # HOW TO ADD AN EXPORT: add one line to fuzz_table() below, naming the
 # function and a valid call's arguments (as they would be typed; the
-# fixtures S, L, FL, W, DF, RK, P, Z, Y and V of fuzz_fixtures() can be
+# fixtures S, L, FL, W, DF, RK, RR, P, Z, Y and V of fuzz_fixtures() can be
 # used). Every argument listed is replaced in turn by each hostile value of
 # fuzz_values(); the others stay valid. test-fuzz.R fails while an export
 # has no line here (or in fuzz_exempt with a reason).
@@ -31,6 +31,7 @@ fuzz_fixtures <- function() {
   PD$pc <- 1 - PD$pa - PD$pb
   PM <- as.matrix(PD[c("pa", "pb", "pc")])
   DF$s2 <- rev(S)
+  RR <- aurc::rank_replicates(V, metric = "m")
   environment()
 }
 # nolint end
@@ -81,6 +82,7 @@ fuzz_table <- function() {
     plot_weight_mse_bound = alist(n = 1:5, beta = c(0.5, 0.9), log_n = FALSE),
     bootstrap_ranking = alist(data = RK, method = method, case = case, score = score, loss = loss, times = 10, threads = 1, alpha = 0.05),
     rank_replicates = alist(values = V, direction = "lower", metric = "m", alpha = 0.05),
+    adjust_p_values = alist(x = RR, p_adjust = "none", alpha = 0.05),
     calibration_bins = alist(confidence = S, correct = 1 - FL, binning = "equal_width", n_bins = 5, case_weights = W),
     ece_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, min_remaining = 2, case_weights = W),
     ece = alist(data = DF, confidence = conf, correct = cor, binning = "equal_mass", n_bins = 3),

@@ -109,3 +109,74 @@ test_that("titles and axis labels are short enough not to be clipped", {
     expect_true(nchar(labs$y) <= 30, label = type)
   }
 })
+
+test_that("adjust_p_values(): 'none' keeps the raw signed-rank p-values", {
+  set.seed(211)
+  v <- cbind(a = rnorm(30, 0.100, 0.01), b = rnorm(30, 0.104, 0.01),
+             c = rnorm(30, 0.108, 0.01), d = rnorm(30, 0.109, 0.01))
+  rk <- rank_replicates(v, metric = "m")
+  none <- adjust_p_values(rk, p_adjust = "none", alpha = 0.1)
+  # 30 differences without ties: the exact test of stats::wilcox.test
+  ref <- mapply(function(i, j) {
+    stats::wilcox.test(v[, i], v[, j], paired = TRUE, alternative = "less",
+                       correct = FALSE)$p.value
+  }, none$tests$method, none$tests$versus)
+  expect_equal(none$tests$p_adjusted, unname(ref), tolerance = 1e-10)
+  expect_identical(none$tests$p_value, rk$tests$p_value)
+  expect_identical(none$tests$significant, unname(ref) <= 0.1)
+  expect_identical(none$settings$p_adjust, "none")
+  expect_identical(none$settings$alpha, 0.1)
+  # back to Holm: the ranking as it was made
+  expect_equal(adjust_p_values(none), rk)
+})
+
+test_that("adjust_p_values(): one family per metric and group", {
+  set.seed(212)
+  long <- expand.grid(replicate = 1:25, method = c("a", "b", "c"),
+                      metric = c("m1", "m2"), group = c("g1", "g2"),
+                      stringsAsFactors = FALSE)
+  long$value <- rnorm(nrow(long), 0.1 + 0.003 * match(long$method, letters))
+  rk <- rank_replicates(long)
+  for (adj in c("holm", "BH", "bonferroni", "hommel")) {
+    out <- adjust_p_values(rk, p_adjust = adj)
+    for (g in c("g1", "g2")) for (m in c("m1", "m2")) {
+      t <- out$tests[out$tests$group == g & out$tests$metric == m, ]
+      expect_identical(nrow(t), 6L)
+      expect_equal(t$p_adjusted, stats::p.adjust(t$p_value, adj),
+                   tolerance = 1e-12)
+      expect_identical(t$significant, t$p_adjusted <= 0.05)
+    }
+  }
+})
+
+test_that("significance map: p_adjust and alpha redraw the cells", {
+  set.seed(213)
+  v <- cbind(a = rnorm(40, 0.100, 0.01), b = rnorm(40, 0.103, 0.01),
+             c = rnorm(40, 0.105, 0.01), d = rnorm(40, 0.106, 0.01))
+  rk <- rank_replicates(v, metric = "m")
+  filled <- function(p) {
+    b <- ggplot2::ggplot_build(p)
+    sum(b$data[[1]]$fill == "#1f4e79")
+  }
+  raw <- rk$tests$p_value
+  expect_identical(filled(autoplot(rk)), sum(rk$tests$significant))
+  expect_identical(filled(autoplot(rk, p_adjust = "none")), sum(raw <= 0.05))
+  expect_identical(filled(autoplot(rk, p_adjust = "none", alpha = 0.01)),
+                   sum(raw <= 0.01))
+  holm_01 <- stats::p.adjust(raw, "holm") <= 0.01
+  expect_identical(filled(autoplot(rk, alpha = 0.01)), sum(holm_01))
+  p <- autoplot(rk, p_adjust = "none")
+  expect_match(p$labels$subtitle, "no correction, alpha = 0.05", fixed = TRUE)
+  ggplot2::ggsave(withr::local_tempfile(fileext = ".png"), p,
+    width = 6, height = 4, bg = "white"
+  )
+})
+
+test_that("adjust_p_values() and the map's options: bad input", {
+  rk <- rank_replicates(cbind(a = c(1, 2, 3), b = c(2, 3, 5)), metric = "m")
+  expect_snapshot(error = TRUE, adjust_p_values(data.frame(x = 1)))
+  expect_snapshot(error = TRUE, adjust_p_values(rk, p_adjust = "sidak"))
+  expect_snapshot(error = TRUE, adjust_p_values(rk, alpha = 2))
+  expect_snapshot(error = TRUE, autoplot(rk, p_adjust = "sidak"))
+  expect_snapshot(p <- autoplot(rk, type = "blob", alpha = 0.1))
+})

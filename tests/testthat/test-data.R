@@ -155,3 +155,80 @@ test_that("the example data file can be found and is small", {
   withr::local_options(aurc.example_data_dir = 1)
   expect_error(example_data_path(), "single string", class = "aurc_error")
 })
+
+test_that("shift-rankings.rds loads and has the documented shape", {
+  path <- system.file("extdata", "shift-rankings.rds", package = "aurc")
+  expect_true(file.exists(path))
+  expect_lt(file.size(path), 300 * 1024)
+  shift <- readRDS(path)
+  expect_identical(shift$format_version, 1L)
+  expect_named(shift, c("format_version", "replicates", "full_values",
+                        "runs", "settings"))
+  models <- c("lda", "multinom", "qda", "nnet", "knn", "rf")
+  methods <- c("msp", "margin", "neg_entropy", "neg_gini", "mcd_msp",
+               "mcd_pe", "mcd_mi")
+  metrics <- c("aurc", "augrc", "aurc_trapezoid")
+  r <- shift$replicates
+  expect_named(r, c("model", "replicate", "method", "metric", "value"))
+  expect_identical(nrow(r), 6L * 500L * 7L * 3L)
+  expect_type(r$value, "integer")
+  expect_false(anyNA(r))
+  expect_setequal(unique(r$model), models)
+  expect_setequal(unique(r$method), methods)
+  expect_setequal(unique(r$metric), metrics)
+  expect_true(all(table(r$model, r$method, r$metric) == 500L))
+  value <- r$value / shift$settings$value_scale
+  expect_true(all(value > 0 & value < 1))
+  # the AUGRC is at most 1/2
+  expect_true(all(value[r$metric == "augrc"] <= 0.5))
+  f <- shift$full_values
+  expect_named(f, c("model", "metric", "method", "value"))
+  expect_identical(nrow(f), 6L * 3L * 7L)
+  runs <- shift$runs
+  expect_named(runs, c("model", "method", "run", "accuracy",
+                       "failure_auroc"))
+  expect_identical(nrow(runs), 6L * 7L * 5L)
+  # the four single-model scores of one run share the classifier
+  single <- runs[runs$method %in% methods[1:4], ]
+  spread <- tapply(single$accuracy, paste(single$model, single$run),
+                   function(a) diff(range(a)))
+  expect_true(all(spread == 0))
+  # the noise lowers every model's accuracy below its clean accuracy
+  clean <- tapply(example_predictions()$correct,
+                  example_predictions()$model, mean)
+  shifted <- tapply(single$accuracy, single$model, mean)
+  expect_true(all(shifted[models] < clean[models]))
+  # the replicate means lie near the full-data values
+  key <- paste(r$model, r$method, r$metric)
+  mean_rep <- tapply(value, key, mean)
+  full <- setNames(f$value, paste(f$model, f$method, f$metric))
+  expect_equal(as.vector(mean_rep[names(full)]), unname(full),
+               tolerance = 0.05)
+})
+
+test_that("nnet-cross-entropy.rds loads and matches the bundled network", {
+  path <- system.file("extdata", "nnet-cross-entropy.rds", package = "aurc")
+  expect_true(file.exists(path))
+  expect_lt(file.size(path), 300 * 1024)
+  ce <- readRDS(path)
+  expect_s3_class(ce, "data.frame")
+  expect_named(ce, c("case", "label", "msp", "error", "cross_entropy"))
+  expect_identical(nrow(ce), 5000L)
+  expect_false(anyNA(ce))
+  run <- example_predictions(models = "nnet", seeds = 1,
+                             format = "matrix")[[1]]
+  expect_identical(ce$case, run$case)
+  expect_identical(ce$label, as.integer(run$label))
+  # the bundled probabilities are the unrounded ones rounded to 1e-5 (at
+  # most 5e-6 off) and rescaled to sum 1 (26 roundings: at most 1.3e-4
+  # relative)
+  expect_lt(max(abs(ce$msp - apply(run$prob, 1, max))), 5e-6 + 1.3e-4)
+  p_true <- run$prob[cbind(1:5000, ce$label)]
+  big <- p_true >= 1e-3
+  expect_lt(max(abs(ce$cross_entropy[big] + log(p_true[big]))), 0.01)
+  # stored as 0: the true probability was below 5e-6 (plus row rescaling)
+  expect_true(all(ce$cross_entropy[p_true == 0] > -log(5.01e-6)))
+  expect_true(all(is.finite(ce$cross_entropy) & ce$cross_entropy >= 0))
+  agree <- ce$error == as.numeric(max.col(run$prob, "first") != ce$label)
+  expect_gt(mean(agree), 0.999)
+})
