@@ -236,6 +236,12 @@ fuzz_run_batch <- function(calls, fixtures, progress, limit) {
     )
     setTimeLimit()
     res[i] <- paste(c(err[nzchar(err)], bad), collapse = "; ")
+    # kept on disk too, in case a later call kills the process
+    if (nzchar(res[i])) {
+      cat(i, "\t", gsub("[\r\n]+", " ", res[i]), "\n",
+        sep = "", file = paste0(progress, ".bad"), append = TRUE
+      )
+    }
   }
   res
 }
@@ -292,7 +298,19 @@ fuzz_run <- function(calls, n_proc = 2, limit = 10, timeout = 300,
         )
         next
       }
-      # the child died or hung: blame the call it was running, go on after it
+      # the child died or hung: keep what it found before, blame the call
+      # it was running, go on after it
+      bad_file <- paste0(job$progress, ".bad")
+      if (file.exists(bad_file)) {
+        found <- strsplit(readLines(bad_file), "\t", fixed = TRUE)
+        problems[[length(problems) + 1]] <- data.frame(
+          call = vapply(found, function(x) {
+            calls[[job$todo[as.integer(x[1])]]]$label
+          }, ""),
+          problem = vapply(found, function(x) x[2], ""),
+          stringsAsFactors = FALSE
+        )
+      }
       at <- if (file.exists(job$progress)) {
         suppressWarnings(as.integer(utils::tail(readLines(job$progress), 1)))
       } else {
