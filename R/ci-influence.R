@@ -155,10 +155,10 @@
 #' `upper = c + sqrt((c_hi - c)^2 + (z se_1)^2)` (`se_1` the standard error
 #' of the accepted share), cut to `[0, 1]`. The influence function above is
 #' the same two parts, `1(s >= q) - c + h / (r - r(q))`; the interval
-#' avoids dividing by the local slope `r - r(q)`. The `.std_error` reported
-#' for coverage at risk is the interval's width divided by `2 z`. The influence function above is
-#' still the one [compare_scores()] uses (no paired interval where it is
-#' `NA`).
+#' avoids dividing by the local slope `r(q) - r`. The `.std_error` reported
+#' for coverage at risk is the interval's width divided by `2 z`. Paired
+#' differences in [compare_scores()] still use the influence function (no
+#' paired interval where it is `NA`).
 #'
 #' @section ECE:
 #' `ECE = sum_b |G_b| / N`, `G_b = sum_{i in b} w_i (correct_i -

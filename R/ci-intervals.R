@@ -26,11 +26,11 @@
 #' losses, with and without ties, 1000 data sets each) the 95% analytic
 #' intervals of the AURC estimators, AUGRC, failure AUROC and AUPR, E-AURC,
 #' E-AUGRC, NAURC, ECE and risk at coverage covered 93.0-96.1% at
-#' `n >= 1000`. **Coverage at risk under-covers** (about 89-92% where the
-#' risk curve is flat near the target) and has no analytic interval (`NA`,
-#' with a warning) when its threshold is a large tie group: use the bootstrap
-#' for it. The ECE interval assumes no bin's gap is near 0 (see
-#' [influence_functions]).
+#' `n >= 1000`. Coverage at risk has an analytic interval of its own, by
+#' test inversion (see [influence_functions]): 93.9-96.7% at `n >= 1000`,
+#' but **only 90.7-91.9% for a continuous loss with heavily tied scores**
+#' and 87.7-92.7% at `n = 100`; read it as approximate there. The ECE
+#' interval assumes no bin's gap is near 0 (see [influence_functions]).
 #'
 #' @section Metrics and their inputs:
 #' `metrics` takes any of `"aurc"`, `"augrc"`, `"failure_auroc"`,

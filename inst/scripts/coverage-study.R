@@ -32,11 +32,14 @@
 # population (the population value).
 #
 # Run from the package root with the package installed:
-#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap] [models]
+#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap] [models] [metric]
 # `models` (comma-separated, default all four) lets the models run as
 # separate processes: each writes a part file, and the process that finds
 # every part present writes the table and removes the parts. Seeds are
 # fixed per model (`seed`), so the table does not depend on the split.
+# `metric` (one name) recomputes only that metric's rows, for all models in
+# one process, and replaces them in the existing table (after a change to
+# one metric's interval).
 
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1) as.integer(args[1]) else 1000L
@@ -48,6 +51,8 @@ run_models <- if (length(args) >= 4) {
 } else {
   all_models
 }
+only_metric <- if (length(args) >= 5) args[5] else NA_character_
+if (!is.na(only_metric)) run_models <- all_models
 ns <- c(100, 1000, 10000)
 boot_times <- 1000
 seed <- 2026
@@ -93,6 +98,7 @@ settings <- function(model) {
       estimator = "alpha"
     ))
   }
+  if (!is.na(only_metric)) rows <- rows[rows$metric == only_metric, ]
   rows
 }
 
@@ -195,6 +201,17 @@ for (model in run_models) {
     message("  n = ", n, " done")
   }
   part <- do.call(rbind, results)
+  if (!is.na(only_metric)) {
+    part <- part[, setdiff(names(part), "rep")]
+    old <- utils::read.csv(out_file)
+    old <- old[!(old$metric == only_metric & old$model == model), ]
+    table <- rbind(old, part[names(old)])
+    table <- table[order(table$model, table$metric, table$estimator,
+      table$method, table$n), ]
+    utils::write.csv(table, out_file, row.names = FALSE)
+    message("replaced the ", only_metric, " rows of ", model, " in ", out_file)
+    next
+  }
   utils::write.csv(part, part_file(model), row.names = FALSE)
   message("wrote ", part_file(model))
 }
