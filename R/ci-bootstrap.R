@@ -103,12 +103,16 @@ ci_bootstrap_run <- function(input, seed, jackknife, times = input$times) {
   if (is.null(idx)) idx <- matrix(0L, 0, 0)
   if (times == 0) idx <- matrix(0L, 0, 0)
   opt <- input$options
+  # a cli bar in interactive sessions when the replicates take over 2 s
+  bar <- progress_bar(if (nrow(idx)) nrow(idx) else times,
+    "Bootstrap intervals"
+  )
   ci_bootstrap_impl(
     input$score, input$loss, input$case_weights, input$metrics,
     opt$estimator, opt$method, opt$optimum, opt$coverage, opt$risk,
     opt$n_bins, input$strata, input$n_strata, input$cluster,
     input$n_clusters, idx, times, if (is.null(seed)) c(0, 0) else seed,
-    input$threads, jackknife
+    input$threads, jackknife, progress_callback(bar)
   )
 }
 

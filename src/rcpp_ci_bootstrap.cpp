@@ -105,7 +105,8 @@ Rcpp::List ci_bootstrap_impl(
     double risk, double n_bins, const Rcpp::IntegerVector& strata,
     int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters,
     const Rcpp::IntegerMatrix& indices, double times,
-    const Rcpp::NumericVector& seed, int threads, bool jackknife) {
+    const Rcpp::NumericVector& seed, int threads, bool jackknife,
+    SEXP progress = R_NilValue) {
   const std::size_t n = static_cast<std::size_t>(score.nrow());
   const std::size_t C = static_cast<std::size_t>(score.ncol());
   const std::vector<MetricSpec> specs = metric_specs(
@@ -141,10 +142,12 @@ Rcpp::List ci_bootstrap_impl(
   if (given) {
     const IndexFill fill{indices.begin(), B,
                          static_cast<std::size_t>(indices.ncol()), d.position};
-    replicate_metrics(cols, n, B, specs, threads, fill, reps.begin(), check);
+    replicate_metrics(cols, n, B, specs, threads, fill, reps.begin(), check,
+                      RProgress{progress});
   } else {
     const PlanFill fill{plan, seed_arg(seed)};
-    replicate_metrics(cols, n, B, specs, threads, fill, reps.begin(), check);
+    replicate_metrics(cols, n, B, specs, threads, fill, reps.begin(), check,
+                      RProgress{progress});
   }
 
   Rcpp::List out = Rcpp::List::create(Rcpp::Named("estimate") = estimate,

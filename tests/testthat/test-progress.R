@@ -70,3 +70,34 @@ test_that("a progress bar does not change results", {
     study()$estimates
   })
 })
+
+test_that("bootstrap intervals report their replicates, results unchanged", {
+  set.seed(5)
+  s <- matrix(stats::runif(200))
+  f <- stats::rbinom(200, 1, 1 - s)
+  boot <- function(threads, progress = NULL) {
+    ci_bootstrap_impl(
+      s, f, double(), c("aurc", "augrc"), "alpha", "trapezoid", "exact",
+      0.5, 0.5, 10, integer(), 0L, integer(), 0L, matrix(0L, 0, 0), 1000,
+      c(11, 12), threads, FALSE, progress
+    )
+  }
+  for (threads in 1:2) {
+    seen <- numeric()
+    shown <- boot(threads, function(done) seen <<- c(seen, done))
+    expect_identical(shown, boot(threads))
+    expect_true(length(seen) >= 2)
+    expect_false(is.unsorted(seen, strictly = TRUE))
+    expect_identical(seen[length(seen)], 1000)
+  }
+  # and through the user-facing function, in an interactive session
+  run <- function() {
+    withr::with_seed(8, selective_ci_vec(s[, 1], f,
+      method = "bootstrap", times = 300
+    ))
+  }
+  quiet <- run()
+  rlang::local_interactive(TRUE)
+  withr::local_options(cli.progress_show_after = 0)
+  expect_identical(suppressMessages(run()), quiet)
+})
