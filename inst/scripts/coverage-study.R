@@ -32,7 +32,8 @@
 # population (the population value).
 #
 # Run from the package root with the package installed:
-#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap] [models] [metric]
+#   Rscript inst/scripts/coverage-study.R [reps] [pop_n] [run_bootstrap] \
+#     [models] [metric]
 # `models` (comma-separated, default all four) lets the models run as
 # separate processes: each writes a part file, and the process that finds
 # every part present writes the table and removes the parts. Seeds are

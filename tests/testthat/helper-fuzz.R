@@ -263,69 +263,71 @@ fuzz_run <- function(calls, n_proc = 2, limit = 10, timeout = 300,
   ))
   problems <- list()
   running <- list()
-  start_job <- function(todo) {
-    progress <- tempfile()
-    list(
-      todo = todo, progress = progress, started = Sys.time(),
-      proc = callr::r_bg(runner,
-        args = list(calls[todo], fixtures, progress, limit),
-        libpath = .libPaths(), supervise = TRUE
-      )
-    )
-  }
   while (length(queue) || length(running)) {
     while (length(queue) && length(running) < n_proc) {
-      running[[length(running) + 1]] <- start_job(queue[[1]])
+      progress <- tempfile()
+      running[[length(running) + 1]] <- list(
+        todo = queue[[1]], progress = progress, started = Sys.time(),
+        proc = callr::r_bg(runner,
+          args = list(calls[queue[[1]]], fixtures, progress, limit),
+          libpath = .libPaths(), supervise = TRUE
+        )
+      )
       queue[[1]] <- NULL
     }
     done <- integer()
     for (j in seq_along(running)) {
-      job <- running[[j]]
-      late <- difftime(Sys.time(), job$started, units = "secs") > timeout
-      if (job$proc$is_alive() && !late) next
-      if (late) job$proc$kill()
-      res <- if (late) {
-        simpleError(sprintf("no result within %d s", timeout))
-      } else {
-        tryCatch(job$proc$get_result(), error = function(e) e)
-      }
+      out <- fuzz_job_result(running[[j]], calls, timeout)
+      if (is.null(out)) next
       done <- c(done, j)
-      if (!inherits(res, "error")) {
-        bad <- which(nzchar(res))
-        problems[[length(problems) + 1]] <- data.frame(
-          call = vapply(calls[job$todo[bad]], function(x) x$label, ""),
-          problem = res[bad], stringsAsFactors = FALSE
-        )
-        next
-      }
-      # the child died or hung: keep what it found before, blame the call
-      # it was running, go on after it
-      bad_file <- paste0(job$progress, ".bad")
-      if (file.exists(bad_file)) {
-        found <- strsplit(readLines(bad_file), "\t", fixed = TRUE)
-        problems[[length(problems) + 1]] <- data.frame(
-          call = vapply(found, function(x) {
-            calls[[job$todo[as.integer(x[1])]]]$label
-          }, ""),
-          problem = vapply(found, function(x) x[2], ""),
-          stringsAsFactors = FALSE
-        )
-      }
-      at <- if (file.exists(job$progress)) {
-        suppressWarnings(as.integer(utils::tail(readLines(job$progress), 1)))
-      } else {
-        integer()
-      }
-      if (length(at) == 0 || is.na(at)) at <- 1L
-      problems[[length(problems) + 1]] <- data.frame(
-        call = calls[[job$todo[at]]]$label,
-        problem = paste("the R process died or hung:", conditionMessage(res)),
-        stringsAsFactors = FALSE
-      )
-      rest <- job$todo[-seq_len(at)]
-      if (length(rest)) queue[[length(queue) + 1]] <- rest
+      problems <- c(problems, out$problems)
+      if (length(out$rest)) queue[[length(queue) + 1]] <- out$rest
     }
     if (length(done)) running <- running[-done] else Sys.sleep(0.05)
   }
   do.call(rbind, problems)
+}
+
+# NULL while the job runs; else list(problems = list of data frames, rest =
+# the calls still to run after a crash or hang).
+fuzz_job_result <- function(job, calls, timeout) {
+  label <- function(i) vapply(calls[job$todo[i]], function(x) x$label, "")
+  late <- difftime(Sys.time(), job$started, units = "secs") > timeout
+  if (job$proc$is_alive() && !late) return(NULL)
+  if (late) job$proc$kill()
+  res <- if (late) {
+    simpleError(sprintf("no result within %d s", timeout))
+  } else {
+    tryCatch(job$proc$get_result(), error = function(e) e)
+  }
+  if (!inherits(res, "error")) {
+    bad <- which(nzchar(res))
+    return(list(problems = list(data.frame(
+      call = label(bad), problem = res[bad], stringsAsFactors = FALSE
+    ))))
+  }
+  # the child died or hung: keep what it found before, blame the call it
+  # was running, go on after it
+  problems <- list()
+  bad_file <- paste0(job$progress, ".bad")
+  if (file.exists(bad_file)) {
+    found <- strsplit(readLines(bad_file), "\t", fixed = TRUE)
+    problems[[1]] <- data.frame(
+      call = label(vapply(found, function(x) as.integer(x[1]), 1L)),
+      problem = vapply(found, function(x) x[2], ""),
+      stringsAsFactors = FALSE
+    )
+  }
+  at <- if (file.exists(job$progress)) {
+    suppressWarnings(as.integer(utils::tail(readLines(job$progress), 1)))
+  } else {
+    integer()
+  }
+  if (length(at) == 0 || is.na(at)) at <- 1L
+  problems[[length(problems) + 1]] <- data.frame(
+    call = label(at),
+    problem = paste("the R process died or hung:", conditionMessage(res)),
+    stringsAsFactors = FALSE
+  )
+  list(problems = problems, rest = job$todo[-seq_len(at)])
 }

@@ -306,10 +306,10 @@ test_that("coverage at risk: the interval is the literal test inversion", {
       case_weights = w, conf_level = 0.9
     )
     z <- stats::qnorm(0.95)
-    N <- sum(w)
+    total <- sum(w)
     t <- sort(unique(s), decreasing = TRUE)
-    cov <- vapply(t, function(x) sum(w[s >= x]) / N, 0)
-    exc <- vapply(t, function(x) sum((w * (l - r))[s >= x]) / N, 0)
+    cov <- vapply(t, function(x) sum(w[s >= x]) / total, 0)
+    exc <- vapply(t, function(x) sum((w * (l - r))[s >= x]) / total, 0)
     ok <- vapply(t, function(x) {
       sum((w * l)[s >= x]) / sum(w[s >= x]) <= r
     }, TRUE)

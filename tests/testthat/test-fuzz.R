@@ -70,7 +70,8 @@ test_that("the runner reports crashes, hangs and foreign conditions", {
     c("warns", "errs", "dies", "after death", "sleeps", "after sleep")
   )
   expect_match(problems$problem[problems$call == "dies"], "died or hung")
-  expect_match(problems$problem[problems$call == "sleeps"], "died or hung|time limit")
+  problem_of <- function(call) problems$problem[problems$call == call]
+  expect_match(problem_of("sleeps"), "died or hung|time limit")
   expect_match(problems$problem[problems$call == "warns"], "^warning: not ours")
-  expect_match(problems$problem[problems$call == "errs"], "not of class aurc_error")
+  expect_match(problem_of("errs"), "not of class aurc_error")
 })
