@@ -85,6 +85,7 @@ fuzz_table <- function() {
     inject_failures = alist(score = S, failure = FL, m = 2),
     calibration_bins_df = alist(data = DF, confidence = conf, correct = cor, binning = "equal_width", n_bins = 4),
     classwise_ece_vec = alist(probs = P, labels = Y, n_bins = 5, debias = FALSE),
+    classwise_ece = alist(data = PD, truth = truth, pa, pb, pc, n_bins = 5, debias = FALSE, case_weights = NULL),
     smooth_ece_vec = alist(confidence = S, correct = 1 - FL, sigma = 0.1, method = "fine", case_weights = W),
     smooth_ece = alist(data = DF, confidence = conf, correct = cor, method = "relplot"),
     smooth_calibration = alist(confidence = S, correct = 1 - FL, sigma = 0.1, times = 5, conf_level = 0.9),
