@@ -141,7 +141,8 @@ autoplot.aurc_corp <- function(object, ...) {
     x <- y <- panel <- NULL
   p <- ggplot2::ggplot() +
     ggplot2::geom_blank(ggplot2::aes(x = x, y = y), data = scale_floor)
-  if (object$times > 0) {
+  asymptotic <- identical(object$band_method, "asymptotic")
+  if (object$times > 0 || asymptotic) {
     p <- p + ggplot2::geom_ribbon(
       ggplot2::aes(x = confidence, ymin = band_lower, ymax = band_upper),
       data = pts[!is.na(pts$band_lower) & !is.na(pts$band_upper), ],
