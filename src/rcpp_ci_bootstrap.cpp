@@ -28,7 +28,8 @@ std::vector<MetricSpec> metric_specs(const Rcpp::CharacterVector& metrics,
   CorpScore corp = CorpScore::brier;
   if (calibration.size() > 0) {
     smooth.sigma = Rcpp::as<double>(calibration["sigma"]);
-    const std::string sm = Rcpp::as<std::string>(calibration["smooth_method"]);
+    const std::string sm =
+        Rcpp::as<std::string>(calibration["smooth_method"]);
     if (sm == "relplot") {
       smooth.method = SmoothMethod::relplot;
     } else if (sm == "fine") {
@@ -120,9 +121,9 @@ Rcpp::NumericVector array3(std::size_t a, std::size_t b, std::size_t c) {
 // n or empty; strata, cluster: 0-based codes or empty; indices: B x m
 // 1-based input rows, or 0 x 0 to draw `times` replicates from `seed` (two
 // 32-bit halves); calibration: the options of the smooth ECE and the CORP
-// parts (see metric_specs()), or an empty list. Returns the full-data values (1 x C x M), the replicates
-// (B x C x M) and, with `jackknife`, the delete-one-unit values (U x C x M)
-// with the weight of each unit.
+// parts (see metric_specs()), or an empty list. Returns the full-data
+// values (1 x C x M), the replicates (B x C x M) and, with `jackknife`, the
+// delete-one-unit values (U x C x M) with the weight of each unit.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ci_bootstrap_impl(
     const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss,

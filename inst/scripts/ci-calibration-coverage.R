@@ -19,7 +19,10 @@
 #
 # Run from the package root with the package installed:
 #   nice -n 10 Rscript inst/scripts/ci-calibration-coverage.R
-# (about 15 minutes on one busy core).
+# or in two processes, COVERAGE_PART=binned and COVERAGE_PART=smooth (the
+# smooth ECE alone takes most of the time: about 25 minutes on one busy
+# core), each writing its own file, then COVERAGE_PART=combine. Each cell
+# is saved as soon as it is done.
 suppressPackageStartupMessages(library(aurc))
 
 reps <- as.integer(Sys.getenv("COVERAGE_REPS", "300"))
@@ -33,11 +36,15 @@ metrics <- c(
   "corp_mean_score"
 )
 out_file <- file.path("inst", "extdata", "ci-calibration-coverage.csv")
+part <- Sys.getenv("COVERAGE_PART", "all")
+part_dir <- Sys.getenv("COVERAGE_PART_DIR", tempdir())
+part_file <- function(p) file.path(part_dir, paste0("ci-cal-", p, ".csv"))
 
 simulate <- function(n, model) {
   f <- 0.5 + 0.5 * stats::rbeta(n, 2, 1)
   if (model == "ties") f <- round(f * 20) / 20
-  correct <- stats::rbinom(n, 1, pmin(1, f - 0.1 * sin(4 * pi * (f - 0.5))))
+  p <- pmin(1, f - 0.1 * sin(4 * pi * (f - 0.5)))
+  correct <- stats::rbinom(n, 1, p)
   list(confidence = f, loss = 1 - correct)
 }
 
@@ -88,47 +95,67 @@ intervals <- function(d, metrics, times, bca) {
   do.call(rbind, rows)
 }
 
-started <- Sys.time()
-results <- list()
-for (model in models) {
-  truth <- population(model)
-  for (n in sizes) {
-    set.seed(n + if (model == "ties") 1 else 0)
-    cell <- list()
-    for (r in seq_len(reps)) {
-      d <- simulate(n, model)
-      iv <- intervals(d, metrics, times, bca = TRUE)
-      if (model == "continuous" && r <= reps_smooth) {
-        iv <- rbind(iv, intervals(d, "smooth_ece", times_smooth, bca = FALSE))
-      }
-      cell[[r]] <- iv
+summarise_cell <- function(cell, model, n) {
+  do.call(rbind, lapply(
+    split(cell, list(cell$metric, cell$type), drop = TRUE),
+    function(x) {
+      data.frame(
+        model = model, n = n, metric = x$metric[1], type = x$type[1],
+        data_sets = sum(!is.na(x$covered)),
+        coverage = mean(x$covered, na.rm = TRUE),
+        below = mean(x$truth < x$lower, na.rm = TRUE),
+        above = mean(x$truth > x$upper, na.rm = TRUE),
+        mean_width = mean(x$upper - x$lower, na.rm = TRUE),
+        bias = mean(x$estimate) - x$truth[1],
+        truth = x$truth[1]
+      )
     }
-    cell <- do.call(rbind, cell)
-    cell$truth <- truth[cell$metric]
-    cell$covered <- cell$lower <= cell$truth & cell$truth <= cell$upper
-    agg <- do.call(rbind, lapply(
-      split(cell, list(cell$metric, cell$type), drop = TRUE),
-      function(x) {
-        data.frame(
-          model = model, n = n, metric = x$metric[1], type = x$type[1],
-          data_sets = sum(!is.na(x$covered)),
-          coverage = mean(x$covered, na.rm = TRUE),
-          below = mean(x$truth < x$lower, na.rm = TRUE),
-          above = mean(x$truth > x$upper, na.rm = TRUE),
-          mean_width = mean(x$upper - x$lower, na.rm = TRUE),
-          bias = mean(x$estimate) - x$truth[1],
-          truth = x$truth[1]
-        )
-      }
-    ))
-    results[[length(results) + 1]] <- agg
-    message(model, " n = ", n, " done after ",
-      format(round(difftime(Sys.time(), started, units = "mins"), 1)))
-  }
+  ))
 }
-results <- do.call(rbind, results)
-rownames(results) <- NULL
-num <- vapply(results, is.numeric, logical(1))
-results[num] <- lapply(results[num], signif, digits = 4)
-utils::write.csv(results, out_file, row.names = FALSE)
-message("wrote ", out_file)
+
+run_part <- function(which) {
+  started <- Sys.time()
+  results <- NULL
+  cell_models <- if (which == "smooth") "continuous" else models
+  for (model in cell_models) {
+    truth <- population(model)
+    for (n in sizes) {
+      set.seed(n + (model == "ties") + 10 * (which == "smooth"))
+      count <- if (which == "smooth") reps_smooth else reps
+      cell <- lapply(seq_len(count), function(r) {
+        d <- simulate(n, model)
+        if (which == "smooth") {
+          intervals(d, "smooth_ece", times_smooth, bca = FALSE)
+        } else {
+          intervals(d, metrics, times, bca = TRUE)
+        }
+      })
+      cell <- do.call(rbind, cell)
+      cell$truth <- truth[cell$metric]
+      cell$covered <- cell$lower <= cell$truth & cell$truth <= cell$upper
+      results <- rbind(results, summarise_cell(cell, model, n))
+      utils::write.csv(results, part_file(which), row.names = FALSE)
+      message(which, ": ", model, " n = ", n, " done after ",
+        format(round(difftime(Sys.time(), started, units = "mins"), 1)))
+    }
+  }
+  results
+}
+
+if (part %in% c("binned", "smooth")) {
+  invisible(run_part(part))
+} else {
+  results <- if (part == "combine") {
+    rbind(
+      utils::read.csv(part_file("binned")),
+      utils::read.csv(part_file("smooth"))
+    )
+  } else {
+    rbind(run_part("binned"), run_part("smooth"))
+  }
+  rownames(results) <- NULL
+  num <- vapply(results, is.numeric, logical(1))
+  results[num] <- lapply(results[num], signif, digits = 4)
+  utils::write.csv(results, out_file, row.names = FALSE)
+  message("wrote ", out_file)
+}

@@ -1,4 +1,4 @@
-test_that("every calibration replicate is the _vec metric on the rebuilt data", {
+test_that("each calibration replicate is the _vec metric on the rebuilt rows", {
   set.seed(21)
   n <- 50
   conf <- round(stats::runif(n, 0.3, 1), 1) # ties
@@ -69,7 +69,7 @@ test_that("CORP replicates: mean score = MCB - DSC + UNC, UNC = p (1 - p)", {
   expect_equal(unname(r[, "corp_unc"]), acc * (1 - acc), tolerance = 1e-12)
 })
 
-test_that("BCa of a calibration error equals boot::boot.ci on the same replicates", {
+test_that("calibration BCa equals boot::boot.ci on the same replicates", {
   skip_if_not_installed("boot")
   set.seed(8)
   n <- 60
@@ -189,7 +189,7 @@ test_that("case weights are repeated rows for the calibration intervals", {
   expect_equal(a, b, tolerance = 1e-10)
 })
 
-test_that("analytic intervals for calibration errors without one are an error", {
+test_that("analytic intervals of calibration errors without IF: an error", {
   set.seed(1)
   conf <- stats::runif(50)
   fail <- stats::rbinom(50, 1, 0.3)
