@@ -28,6 +28,8 @@ ci_bootstrap_only <- c(
 # The calibration metrics of the spec with their labels and options.
 ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
   n_bins <- check_number(n_bins, 1, 1e6, whole = TRUE, call = call)
+  defaults <- list(sigma = NULL, smooth_method = "fine", corp_score = "brier")
+  calibration <- utils::modifyList(defaults, as.list(calibration))
   smooth <- smooth_options(calibration$sigma, calibration$smooth_method,
     call
   )

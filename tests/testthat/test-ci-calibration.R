@@ -219,3 +219,25 @@ test_that("analytic intervals of calibration errors without IF: an error", {
     selective_ci_vec(conf, fail, metrics = "ece")$.method, "analytic"
   )
 })
+
+test_that("compare_scores() compares calibration errors by the bootstrap", {
+  set.seed(12)
+  n <- 200
+  f <- round(stats::runif(n, 0.5, 1), 2)
+  g <- pmin(1, pmax(0, f + round(stats::rnorm(n, 0, 0.05), 2)))
+  fail <- stats::rbinom(n, 1, 1 - f^2)
+  df <- data.frame(f, g, fail)
+  set.seed(1)
+  cmp <- compare_scores(df, c(f, g), fail,
+    metric = "corp_mcb", method = "bootstrap", times = 50
+  )
+  expect_equal(cmp$estimates$estimate,
+    c(corp_mcb_vec(f, 1 - fail), corp_mcb_vec(g, 1 - fail)),
+    tolerance = 1e-12
+  )
+  expect_output(print(cmp), "CORP miscalibration \\(MCB\\) of f, g")
+  expect_error(
+    compare_scores(df, c(f, g), fail, metric = "smooth_ece"),
+    class = "aurc_error_method"
+  )
+})
