@@ -1438,6 +1438,28 @@ void test_smooth_ece() {
     CHECK(z.value == 0.0);
     CHECK(z.sigma == 1.0 / 512.0);
   }
+  // the sparse residual sums (few occupied nodes) are identical to the
+  // dense ones, with ties and samples at 0 and 1
+  {
+    std::vector<double> ft(400), rt(400), wt(400);
+    for (std::size_t i = 0; i < ft.size(); ++i) {
+      ft[i] = double(gen() % 21) / 20.0;
+      rt[i] = (u(gen) < ft[i] ? 1.0 : 0.0) - ft[i];
+      wt[i] = double(gen() % 3);
+    }
+    SmoothData dt;
+    dt.f = ft.data();
+    dt.r = rt.data();
+    dt.w = wt.data();
+    dt.n = ft.size();
+    for (double sg : {0.01, 0.05, 0.3}) {
+      const std::size_t gg = fine_eval_intervals(sg) + 1;
+      std::vector<double> a1, b1, a2, b2;
+      fine_smooth(dt, sg, gg, a1, b1, false, nc, true);
+      fine_smooth(dt, sg, gg, a2, b2, false, nc, false);
+      CHECK(a1 == a2);
+    }
+  }
   CHECK(relplot_grid_nodes(0.05) == 1001);
   CHECK(relplot_grid_nodes(0.001) == 10001);
   CHECK(relplot_eval_points(0.05) == 200);
