@@ -132,7 +132,7 @@ test_that("bootstrap hooks: counts over rows = repeated rows", {
   )
 })
 
-test_that("classwise_ece(): classwise_ece_vec() per group, literal definition", {
+test_that("classwise_ece() per group: classwise_ece_vec() and the definition", {
   set.seed(31)
   n <- 240
   probs <- matrix(stats::rexp(n * 3), ncol = 3)
