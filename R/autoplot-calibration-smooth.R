@@ -141,7 +141,8 @@ autoplot.aurc_corp <- function(object, ...) {
     x <- y <- panel <- NULL
   p <- ggplot2::ggplot() +
     ggplot2::geom_blank(ggplot2::aes(x = x, y = y), data = scale_floor)
-  if (object$times > 0) {
+  asymptotic <- identical(object$band_method, "asymptotic")
+  if (object$times > 0 || asymptotic) {
     p <- p + ggplot2::geom_ribbon(
       ggplot2::aes(x = confidence, ymin = band_lower, ymax = band_upper),
       data = pts[!is.na(pts$band_lower) & !is.na(pts$band_upper), ],
@@ -149,9 +150,13 @@ autoplot.aurc_corp <- function(object, ...) {
     )
     subtitle <- paste0(
       subtitle, sprintf(
-        "\n%s%% consistency band around the %s (%d resamples)",
+        "\n%s%% consistency band around the %s (%s)",
         format(100 * object$band_level), object$band_position,
-        as.integer(object$times)
+        if (asymptotic) {
+          "discrete asymptotic"
+        } else {
+          paste(as.integer(object$times), "resamples")
+        }
       )
     )
   }
@@ -192,11 +197,12 @@ calibration_facets <- function() {
   )
 }
 
+# theme_aurc() with the panel labels outside and unboxed, as the binned
+# reliability diagram (autoplot-calibration.R).
 calibration_theme <- function() {
-  ggplot2::theme_bw() +
+  theme_aurc() +
     ggplot2::theme(
-      legend.position = "bottom", strip.placement = "outside",
-      strip.background = ggplot2::element_blank(),
-      panel.grid.minor = ggplot2::element_blank()
+      strip.placement = "outside",
+      strip.background = ggplot2::element_blank()
     )
 }

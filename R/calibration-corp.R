@@ -33,8 +33,24 @@
 #' data sorted by confidence), so after the same `set.seed()` the bands are
 #' identical; a resample is a vector of counts over the tie groups, refitted
 #' without a sort. The band needs unweighted data. `reliabilitydiag`
-#' switches to asymptotic bands for large samples by default; here the band
-#' is always by resampling (set `times = 0` to skip it on large data).
+#' switches to asymptotic bands for large samples by default; here the
+#' method is chosen with `band_method`, never switched silently (set
+#' `times = 0` to skip the resampling band on large data).
+#'
+#' `band_method = "asymptotic"` gives `reliabilitydiag`'s discrete
+#' asymptotic band (its `region.method = "discrete_asymptotics"`), meant for
+#' confidences with few distinct values each seen many times: at a distinct
+#' confidence `x` seen `n_x` times (the summed case weights), with `x0 = x`
+#' (`"diagonal"`) or the fitted value (`"estimate"`), the band is
+#' `max(0, x0 - z s)` to `min(1, x0 + z s)`, `s = sqrt(x0 (1 - x0) / n_x)`,
+#' `z = qnorm((1 + band_level) / 2)` (the binomial proportion's normal
+#' approximation; a point whose `x0` is 0 or 1 gets a band of width 0).
+#' For `"estimate"` the bounds at interior points fitted at exactly 0 or 1
+#' are interpolated from their neighbours, as for resampling. It needs no
+#' draws (`times` is not used) and allows case weights. It equals
+#' `reliabilitydiag` to rounding (tested to 1e-10 on data with ties). With
+#' many distinct confidences seen once each it is far too narrow: use
+#' resampling there.
 #'
 #' @section Ties and weights:
 #' Tied confidences form one group (one fitted value). Case weights are
@@ -48,6 +64,8 @@
 #' @param band_level Level of the consistency band.
 #' @param band_position `"diagonal"` or `"estimate"` (see Consistency
 #'   band).
+#' @param band_method `"resampling"` (the default) or `"asymptotic"` (see
+#'   Consistency band).
 #' @return An object of class `aurc_corp`, a list with
 #'   * `points`: a tibble, one row per distinct confidence: `confidence`,
 #'     `n` (weight), `cep` (the PAV fit), `block` (the PAV block),
@@ -74,6 +92,7 @@ corp_reliability <- function(confidence, correct, ...,
                              score = c("brier", "log"), times = 100,
                              band_level = 0.9,
                              band_position = c("diagonal", "estimate"),
+                             band_method = c("resampling", "asymptotic"),
                              na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
@@ -83,7 +102,20 @@ corp_reliability <- function(confidence, correct, ...,
   band_position <- check_choice(band_position[1], c("diagonal", "estimate"),
     arg = "band_position", call = call
   )
+  band_method <- check_choice(band_method[1], c("resampling", "asymptotic"),
+    arg = "band_method", call = call
+  )
   check_number(times, lower = 0, upper = 1e5, whole = TRUE, call = call)
+  if (band_method == "asymptotic" && !missing(times)) {
+    warn_aurc(
+      c(
+        "{.arg times} is ignored for {.code band_method = \"asymptotic\"}.",
+        i = "The asymptotic band needs no resamples."
+      ),
+      class = "aurc_warning_ignored"
+    )
+  }
+  if (band_method == "asymptotic") times <- 0
   check_number(band_level, lower = 0, upper = 1, open = TRUE, call = call)
   input <- smooth_input(confidence, correct, case_weights, na_rm, call)
   if (identical(input, "missing")) {
@@ -118,8 +150,13 @@ corp_reliability <- function(confidence, correct, ...,
     block = as.integer(fit$block), band_lower = NA_real_,
     band_upper = NA_real_
   )
-  if (times > 0) {
+  band <- NULL
+  if (band_method == "asymptotic") {
+    band <- corp_band_asymptotic(fit, cep, band_level, band_position)
+  } else if (times > 0) {
     band <- corp_band(fit, cep, times, band_level, band_position)
+  }
+  if (!is.null(band)) {
     points$band_lower <- band[, 1]
     points$band_upper <- band[, 2]
   }
@@ -137,7 +174,7 @@ corp_reliability <- function(confidence, correct, ...,
         mcb = dec[["mcb"]], dsc = dec[["dsc"]], unc = dec[["unc"]]
       ),
       n = sum(fit$weight), times = times, band_level = band_level,
-      band_position = band_position
+      band_position = band_position, band_method = band_method
     ),
     class = "aurc_corp"
   )
@@ -167,15 +204,30 @@ corp_band <- function(fit, cep, times, level, position) {
     probs = probs, na.rm = TRUE,
     names = FALSE
   ))
-  if (position == "estimate" && m > 1) {
+  corp_band_correction(bounds, fit$x, cep, position)
+}
+
+# For the band around the estimate: bounds at interior points fitted at
+# exactly 0 or 1 are dropped and interpolated from their neighbours.
+corp_band_correction <- function(bounds, x, cep, position) {
+  if (position == "estimate" && length(x) > 1) {
     for (j in 1:2) {
       b <- bounds[, j]
-      drop <- cep %in% c(0, 1) & !(fit$x %in% range(fit$x))
+      drop <- cep %in% c(0, 1) & !(x %in% range(x))
       b[drop] <- NA_real_
-      bounds[, j] <- stats::approx(fit$x, b, xout = fit$x)$y
+      bounds[, j] <- stats::approx(x, b, xout = x)$y
     }
   }
   bounds
+}
+
+# The discrete asymptotic band: at each distinct confidence, x0 -/+ z
+# sqrt(x0 (1 - x0) / n_x), clipped to [0, 1].
+corp_band_asymptotic <- function(fit, cep, level, position) {
+  x0 <- if (position == "diagonal") fit$x else cep
+  half <- stats::qnorm(0.5 + 0.5 * level) * sqrt(x0 * (1 - x0) / fit$weight)
+  bounds <- cbind(pmax(0, x0 - half), pmin(1, x0 + half))
+  corp_band_correction(bounds, fit$x, cep, position)
 }
 
 #' @export
@@ -190,7 +242,12 @@ print.aurc_corp <- function(x, ...) {
     format(d$mean_score, digits = 4), format(d$mcb, digits = 4),
     format(d$dsc, digits = 4), format(d$unc, digits = 4)
   ))
-  if (x$times > 0) {
+  if (identical(x$band_method, "asymptotic")) {
+    cat(sprintf(
+      "# %s%% consistency band around the %s, discrete asymptotic\n",
+      format(100 * x$band_level), x$band_position
+    ))
+  } else if (x$times > 0) {
     cat(sprintf(
       "# %s%% consistency band around the %s, %d resamples\n",
       format(100 * x$band_level), x$band_position, as.integer(x$times)

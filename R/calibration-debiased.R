@@ -71,8 +71,11 @@ kumar_breaks <- function(input, n_bins) {
 #' @param na_rm If `FALSE` (the default) a row with a missing probability or
 #'   label makes the result `NA`; if `TRUE` such rows are dropped.
 #' @param case_weights Optional non-negative frequency weights, one per row.
-#' @return A number with attribute `per_class` (the per-class errors), or
-#'   `NA`.
+#' @return `classwise_ece_vec()`: a number with attribute `per_class` (the
+#'   per-class errors), or `NA`. `classwise_ece()`: a tibble with the
+#'   grouping columns, `.metric` (`"classwise_ece"`, or
+#'   `"classwise_debiased_l2_ce"` with `debias = TRUE`), `.estimator` (the
+#'   binning) and `.estimate`, one row per group.
 #' @references
 #' Kull, Perello-Nieto, Kangsepp, Silva Filho, Song, Flach (2019). Beyond
 #' temperature scaling: Obtaining well-calibrated multi-class probabilities
@@ -87,6 +90,15 @@ kumar_breaks <- function(input, n_bins) {
 #' labels <- apply(probs, 1, function(p) sample(3, 1, prob = p))
 #' classwise_ece_vec(probs, labels)
 #' classwise_ece_vec(probs, labels, debias = TRUE, binning = "kumar2019")
+#'
+#' df <- data.frame(truth = factor(labels, 1:3, c("a", "b", "c")),
+#'   .pred_a = probs[, 1], .pred_b = probs[, 2], .pred_c = probs[, 3],
+#'   model = rep(c("m1", "m2"), 150))
+#' classwise_ece(df, truth, .pred_a, .pred_b, .pred_c)
+#' if (requireNamespace("dplyr", quietly = TRUE)) {
+#'   classwise_ece(dplyr::group_by(df, model), truth,
+#'     dplyr::starts_with(".pred_"))
+#' }
 #' @export
 classwise_ece_vec <- function(probs, labels, ..., binning = "equal_width",
                               n_bins = 15, conf_level = 0.9,
@@ -100,11 +112,83 @@ classwise_ece_vec <- function(probs, labels, ..., binning = "equal_width",
     breaks, call
   )
   metric <- ece_metric_name(debias, call)
+  check_bool(na_rm, call = call)
+  classwise_compute(probs, labels, settings, metric, na_rm, case_weights,
+    call
+  )
+}
+
+#' @rdname classwise_ece_vec
+#' @param data A data frame (grouped data frames give one row per group).
+#' @param truth The column of true classes: a factor whose levels are in
+#'   the order of the probability columns, or class numbers `1..K`.
+#' @param ... For `classwise_ece()`: the `K` class-probability columns, in
+#'   the order of the classes (tidyselect, e.g. `starts_with(".pred_")`).
+#'   Unused otherwise.
+#' @export
+classwise_ece <- function(data, truth, ..., binning = "equal_width",
+                          n_bins = 15, conf_level = 0.9, min_remaining = 40,
+                          min_range = 0.05, breaks = NULL, debias = FALSE,
+                          na_rm = FALSE, case_weights = NULL) {
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  metric <- ece_metric_name(debias, call)
+  check_bool(na_rm, call = call)
+  if (is_remote_data(data)) {
+    abort_aurc(
+      c(
+        "{.val classwise_ece} is computed in memory only.",
+        i = "Collect the columns first (e.g. with {.fn dplyr::collect})."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  check_data_frame(data, call = call)
+  truth_col <- select_columns(data, list(rlang::enquo(truth)), "truth", call)
+  prob_cols <- select_columns(data, rlang::enquos(...), "...", call)
+  if (length(prob_cols) < 2) {
+    abort_aurc(
+      c(
+        "{.arg ...} must select one probability column per class (at least 2).",
+        x = "It selects {length(prob_cols)}."
+      ),
+      class = "aurc_error_column", call = call
+    )
+  }
+  probs <- as.matrix(as.data.frame(data)[prob_cols])
+  colnames(probs) <- NULL
+  labels <- data[[truth_col]]
+  cw <- eval_column(data, rlang::enquo(case_weights), "case_weights",
+    call = call
+  )
+  if (is.object(cw)) cw <- as.double(unclass(cw))
+  groups <- data_groups(data)
+  estimate <- vapply(groups$rows, function(rows) {
+    as.numeric(classwise_compute(probs[rows, , drop = FALSE], labels[rows],
+      settings, metric, na_rm, if (is.null(cw)) NULL else cw[rows], call
+    ))
+  }, numeric(1))
+  out <- tibble::tibble(
+    .metric = paste0("classwise_", metric), .estimator = settings$binning,
+    .estimate = estimate
+  )
+  if (!is.null(groups$keys)) out <- tibble::as_tibble(c(groups$keys, out))
+  out
+}
+
+# The classwise error of validated options: per class the binned error of
+# probs[, k] against labels == k, then their mean (ECE) or root mean square
+# (debiased l2).
+classwise_compute <- function(probs, labels, settings, metric, na_rm,
+                              case_weights, call) {
+  debias <- metric == "debiased_l2_ce"
   check_prob_matrix(probs, call = call)
   idx <- check_class_labels(labels, nrow(probs), ncol(probs),
     col_names = colnames(probs), call = call
   )
-  check_bool(na_rm, call = call)
   ok <- stats::complete.cases(probs) & !is.na(idx)
   if (!all(ok)) {
     if (!na_rm) return(NA_real_)

@@ -25,11 +25,15 @@
 # With `cluster`, clusters are drawn uniformly and a drawn cluster brings
 # every case with its weight.
 
-# Metrics the engine evaluates (SPEC Secs. 2, 4 and ECE of Sec. 8).
+# Metrics the engine evaluates (SPEC Secs. 2, 4, and the calibration
+# errors of Secs. 8 and 13).
 ci_bootstrap_metrics <- c(
   "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
-  "naurc", "risk_at_coverage", "coverage_at_risk", "ece"
+  "naurc", "risk_at_coverage", "coverage_at_risk", "ece", "mce",
+  "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb", "corp_dsc",
+  "corp_unc"
 )
+
 
 # Largest replicate array (times x scores x metrics doubles, 2 GB) and the
 # largest jackknife (units x cases) computed without influence values.
@@ -110,7 +114,8 @@ ci_bootstrap_run <- function(input, seed, jackknife, times = input$times) {
   ci_bootstrap_impl(
     input$score, input$loss, input$case_weights, input$metrics,
     opt$estimator, opt$method, opt$optimum, opt$coverage, opt$risk,
-    opt$n_bins, input$strata, input$n_strata, input$cluster,
+    opt$n_bins, ci_calibration_options(opt), input$strata, input$n_strata,
+    input$cluster,
     input$n_clusters, idx, times, if (is.null(seed)) c(0, 0) else seed,
     input$threads, jackknife, progress_callback(bar)
   )
@@ -149,7 +154,7 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
   case_weights <- ci_check_loss_weights(loss, case_weights, metrics, options,
     n, call)
   options <- ci_check_options(options, metrics, call)
-  if ("ece" %in% metrics) {
+  if (any(metrics %in% ci_calibration_metrics)) {
     for (j in seq_along(scores)) {
       check_confidence(scores[[j]], paste0("scores[[", j, "]]"), call = call)
     }
@@ -217,7 +222,7 @@ ci_check_scores <- function(scores, call) {
 # returns the weights, NULL when none or all 1.
 ci_check_loss_weights <- function(loss, case_weights, metrics, options, n,
                                   call) {
-  binary <- any(metrics %in% c(binary_metrics, "ece")) ||
+  binary <- any(metrics %in% c(binary_metrics, ci_calibration_metrics)) ||
     ("eaurc" %in% metrics && identical(options$optimum, "asymptotic"))
   if (binary) check_failure(loss, n, "loss", call = call)
   check_loss(loss, n, "loss", call = call)
@@ -316,7 +321,10 @@ ci_check_options <- function(options, metrics, call) {
       class = "aurc_error_type", call = call
     )
   }
-  known <- c("estimator", "method", "optimum", "coverage", "risk", "n_bins")
+  known <- c(
+    "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
+    "smooth_method", "corp_score"
+  )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {
     abort_aurc(
@@ -329,7 +337,8 @@ ci_check_options <- function(options, metrics, call) {
   }
   out <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
-    coverage = 0.5, risk = 0.5, n_bins = 10
+    coverage = 0.5, risk = 0.5, n_bins = 10, sigma = NULL,
+    smooth_method = "fine", corp_score = "brier"
   )
   out[names(options)] <- options
   out$estimator <- check_choice(out$estimator, aurc_estimators,
@@ -357,6 +366,12 @@ ci_check_options <- function(options, metrics, call) {
   out$n_bins <- check_number(out$n_bins, 1, 1e6,
     whole = TRUE,
     arg = "options$n_bins", call = call
+  )
+  smooth <- smooth_options(out$sigma, out$smooth_method, call)
+  out$sigma <- smooth$sigma
+  out$smooth_method <- smooth$method
+  out$corp_score <- check_choice(out$corp_score, c("brier", "log"),
+    arg = "options$corp_score", call = call
   )
   out
 }

@@ -350,7 +350,11 @@ metric_label <- function(metric) {
     aurc = "AURC", augrc = "AUGRC", failure_auroc = "failure AUROC",
     failure_aupr = "failure AUPR", eaurc = "E-AURC", eaugrc = "E-AUGRC",
     naurc = "NAURC", risk_at_coverage = "risk at coverage",
-    coverage_at_risk = "coverage at risk", ece = "ECE"
+    coverage_at_risk = "coverage at risk", ece = "ECE", mce = "MCE",
+    debiased_l2_ce = "debiased l2 calibration error",
+    smooth_ece = "smooth ECE", corp_mcb = "CORP miscalibration (MCB)",
+    corp_dsc = "CORP discrimination (DSC)",
+    corp_unc = "CORP uncertainty (UNC)", corp_mean_score = "mean score"
   )
   unname(labels[metric])
 }

@@ -178,8 +178,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ci_bootstrap_impl
-Rcpp::List ci_bootstrap_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, double n_bins, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, int threads, bool jackknife, SEXP progress);
-RcppExport SEXP _aurc_ci_bootstrap_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP threadsSEXP, SEXP jackknifeSEXP, SEXP progressSEXP) {
+Rcpp::List ci_bootstrap_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, double n_bins, const Rcpp::List& calibration, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, int threads, bool jackknife, SEXP progress);
+RcppExport SEXP _aurc_ci_bootstrap_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP calibrationSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP threadsSEXP, SEXP jackknifeSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
@@ -192,6 +192,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
     Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
     Rcpp::traits::input_parameter< double >::type n_bins(n_binsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type calibration(calibrationSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type strata(strataSEXP);
     Rcpp::traits::input_parameter< int >::type n_strata(n_strataSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cluster(clusterSEXP);
@@ -202,7 +203,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type jackknife(jackknifeSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, progress));
+    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -514,7 +515,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
     {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
     {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
-    {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 20},
+    {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 21},
     {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 8},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},

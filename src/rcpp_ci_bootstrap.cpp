@@ -20,7 +20,32 @@ std::vector<MetricSpec> metric_specs(const Rcpp::CharacterVector& metrics,
                                      const std::string& method,
                                      const std::string& optimum,
                                      double coverage, double risk,
-                                     double n_bins) {
+                                     double n_bins,
+                                     const Rcpp::List& calibration) {
+  // smooth ECE and CORP options: list(sigma, smooth_method, corp_score,
+  // eps, steps); sigma NaN for the fixed-point bandwidth
+  SmoothOptions smooth;
+  CorpScore corp = CorpScore::brier;
+  if (calibration.size() > 0) {
+    smooth.sigma = Rcpp::as<double>(calibration["sigma"]);
+    const std::string sm =
+        Rcpp::as<std::string>(calibration["smooth_method"]);
+    if (sm == "relplot") {
+      smooth.method = SmoothMethod::relplot;
+    } else if (sm == "fine") {
+      smooth.method = SmoothMethod::fine;
+    } else {
+      Rcpp::stop("unknown smooth ECE method '" + sm + "'");
+    }
+    smooth.eps = Rcpp::as<double>(calibration["eps"]);
+    smooth.steps = Rcpp::as<int>(calibration["steps"]);
+    const std::string cs = Rcpp::as<std::string>(calibration["corp_score"]);
+    if (cs == "log") {
+      corp = CorpScore::log;
+    } else if (cs != "brier") {
+      Rcpp::stop("unknown CORP score '" + cs + "'");
+    }
+  }
   std::vector<MetricSpec> out;
   for (R_xlen_t m = 0; m < metrics.size(); ++m) {
     const std::string name = Rcpp::as<std::string>(metrics[m]);
@@ -33,6 +58,8 @@ std::vector<MetricSpec> metric_specs(const Rcpp::CharacterVector& metrics,
     s.coverage = coverage;
     s.risk = risk;
     s.n_bins = static_cast<std::size_t>(n_bins);
+    s.smooth = smooth;
+    s.corp = corp;
     out.push_back(s);
   }
   return out;
@@ -93,16 +120,18 @@ Rcpp::NumericVector array3(std::size_t a, std::size_t b, std::size_t c) {
 // score: n x C (one column per score, the same cases); loss: n; case_weights:
 // n or empty; strata, cluster: 0-based codes or empty; indices: B x m
 // 1-based input rows, or 0 x 0 to draw `times` replicates from `seed` (two
-// 32-bit halves). Returns the full-data values (1 x C x M), the replicates
-// (B x C x M) and, with `jackknife`, the delete-one-unit values (U x C x M)
-// with the weight of each unit.
+// 32-bit halves); calibration: the options of the smooth ECE and the CORP
+// parts (see metric_specs()), or an empty list. Returns the full-data
+// values (1 x C x M), the replicates (B x C x M) and, with `jackknife`, the
+// delete-one-unit values (U x C x M) with the weight of each unit.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ci_bootstrap_impl(
     const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss,
     const Rcpp::NumericVector& case_weights,
     const Rcpp::CharacterVector& metrics, const std::string& estimator,
     const std::string& method, const std::string& optimum, double coverage,
-    double risk, double n_bins, const Rcpp::IntegerVector& strata,
+    double risk, double n_bins, const Rcpp::List& calibration,
+    const Rcpp::IntegerVector& strata,
     int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters,
     const Rcpp::IntegerMatrix& indices, double times,
     const Rcpp::NumericVector& seed, int threads, bool jackknife,
@@ -110,7 +139,8 @@ Rcpp::List ci_bootstrap_impl(
   const std::size_t n = static_cast<std::size_t>(score.nrow());
   const std::size_t C = static_cast<std::size_t>(score.ncol());
   const std::vector<MetricSpec> specs = metric_specs(
-      metrics, estimator, method, optimum, coverage, risk, n_bins);
+      metrics, estimator, method, optimum, coverage, risk, n_bins,
+      calibration);
   const std::size_t M = specs.size();
   RInterrupt check;
 
@@ -118,6 +148,7 @@ Rcpp::List ci_bootstrap_impl(
   canonical_order(score, loss, case_weights, strata, cluster, d);
   const bool need_loss = needs_loss_order(specs);
   const bool need_bins = needs_bins(specs);
+  const bool need_cases = needs_cases(specs);
   std::vector<RankingColumn> cols(C);
   for (std::size_t c = 0; c < C; ++c) {
     prepare_column(d.score.data() + c * n, d.loss.data(), n, cols[c], check);
@@ -125,6 +156,7 @@ Rcpp::List ci_bootstrap_impl(
     if (need_bins)
       prepare_bins(d.score.data() + c * n, static_cast<std::size_t>(n_bins),
                    cols[c]);
+    if (need_cases) prepare_cases(d.score.data() + c * n, cols[c]);
   }
   ResamplePlan plan;
   make_plan(n, ptr_or_null(d.weight), ptr_or_null(d.stratum),

@@ -116,6 +116,10 @@ struct RankingColumn {
   // exclusive end of each bin (empty bins repeat the previous end).
   std::vector<double> score;
   std::vector<std::size_t> bin_end;
+  // For the CORP decomposition and the smooth ECE (prepare_cases(); empty
+  // until then): the score in ascending order (as above) and the residual
+  // correct - confidence = (1 - loss) - score in that order.
+  std::vector<double> resid;
 };
 
 template <class Check = NoCheck>
@@ -169,6 +173,30 @@ inline void prepare_bins(const double* score, std::size_t k,
     acc += col.bin_end[b];
     col.bin_end[b] = acc;
   }
+}
+
+// The sorted scores (taken as confidences, in [0, 1], checked by the
+// caller) and the residuals (1 - loss) - score, for the metrics that read
+// the sorted cases (MetricSpec::by_cases()).
+inline void prepare_cases(const double* score, RankingColumn& col) {
+  const std::size_t n = col.order.size();
+  col.score.resize(n);
+  col.resid.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    col.score[j] = score[col.order[j]];
+    col.resid[j] = (1.0 - col.loss[j]) - col.score[j];
+  }
+}
+
+inline SortedCases sorted_cases(const RankingColumn& col) {
+  SortedCases d;
+  d.order = col.order.data();
+  d.score = col.score.data();
+  d.loss = col.loss.data();
+  d.group_end = col.group_end.data();
+  d.n_groups = col.group_end.size();
+  d.n = col.order.size();
+  return d;
 }
 
 // Tie-group counts and count-weighted loss sums of one replicate, given the
@@ -341,6 +369,11 @@ inline bool needs_bins(const std::vector<MetricSpec>& metrics) {
     if (m.by_bins()) return true;
   return false;
 }
+inline bool needs_cases(const std::vector<MetricSpec>& metrics) {
+  for (const MetricSpec& m : metrics)
+    if (m.by_cases()) return true;
+  return false;
+}
 
 // ---- the replicate loop ----------------------------------------------------
 
@@ -349,7 +382,8 @@ inline bool needs_bins(const std::vector<MetricSpec>& metrics) {
 //   cols     prepared columns; when a metric needs the loss order
 //            (needs_loss_order()), also prepare_loss_order() on each (a
 //            column without it gets NaN for those metrics), and likewise
-//            prepare_bins() for ECE
+//            prepare_bins() for ECE, MCE and the debiased l2 error, and
+//            prepare_cases() for the CORP parts and the smooth ECE
 //   rows     the number of case positions the columns' `order` refers to
 //   fill     fill(b0, nb, counts): writes the counts of replicates
 //            b0 .. b0 + nb - 1 (nb <= kBlock) into counts, interleaved
@@ -374,6 +408,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
 #endif
   const bool need_loss = needs_loss_order(metrics);
   const bool need_bins = needs_bins(metrics);
+  const bool need_cases = needs_cases(metrics);
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
   const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
   // one workspace per thread, kept over all chunks (allocated and touched
@@ -382,6 +417,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
     std::vector<double> counts;
     std::vector<GroupVectors> groups, loss_groups;
     std::vector<BinVectors> bins;
+    std::vector<double> case_work[4];  // CORP stacks, smooth ECE weights
   };
   // (sized here, so nothing is allocated inside the parallel region)
   std::size_t max_groups = 2, max_bins = 0;
@@ -409,6 +445,8 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
         w.bins[r].sum_y.reserve(max_bins);
       }
     }
+    if (need_cases)
+      for (std::vector<double>& v : w.case_work) v.reserve(rows);
   }
   for (std::size_t lo = 0; lo < n_blocks; lo += chunk) {
     check();
@@ -443,11 +481,21 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
           const bool have_bins = need_bins && !cols[c].bin_end.empty();
           if (have_bins)
             replicate_bins_block(cols[c], counts.data(), bins.data());
+          const bool have_cases = need_cases && !cols[c].resid.empty();
           for (std::size_t r = 0; r < nb; ++r) {
             const double total = total_count(groups[r]);
+            ReplicateCases rc;
+            if (have_cases) {
+              rc.sorted = sorted_cases(cols[c]);
+              rc.resid = cols[c].resid.data();
+              rc.counts = counts.data() + r;
+              rc.stride = kBlock;
+              rc.work = ws.case_work;
+            }
             const ReplicateGroups g{groups[r],
                                     have_loss ? &loss_groups[r] : nullptr,
-                                    total, have_bins ? &bins[r] : nullptr};
+                                    total, have_bins ? &bins[r] : nullptr,
+                                    have_cases ? &rc : nullptr};
             for (std::size_t m = 0; m < M; ++m)
               out[b0 + r + B * (c + C * m)] = evaluate_metric(metrics[m], g);
           }

@@ -11,7 +11,12 @@
 //   by_loss   the groups of equal loss in ascending loss (only for metrics of
 //             the oracle order: E-AURC with the exact optimum, NAURC),
 //   bins      per-bin sums of equal-width calibration bins over the score
-//             taken as confidence (only for ECE),
+//             taken as confidence (only for ECE, MCE and the debiased l2
+//             calibration error),
+//   cases     the sorted cases and the replicate's counts of each (only for
+//             the CORP decomposition and the smooth ECE, which need the tie
+//             groups with their confidences, or every case's weight;
+//             calibration_replicate.h),
 //   n         the total count.
 // MetricSpec names the metric and carries its options; evaluate_metric()
 // computes it with the same kernels, in the same order of operations, as the
@@ -27,6 +32,7 @@
 
 #include "augrc.h"
 #include "aurc.h"
+#include "calibration_replicate.h"
 #include "curve.h"
 #include "failure.h"
 #include "oracle.h"
@@ -45,6 +51,13 @@ enum class MetricKind {
   risk_at_coverage,
   coverage_at_risk,
   ece,
+  mce,
+  debiased_l2_ce,
+  smooth_ece,
+  corp_mean_score,
+  corp_mcb,
+  corp_dsc,
+  corp_unc,
   mean_loss
 };
 
@@ -62,6 +75,13 @@ inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
                {"risk_at_coverage", MetricKind::risk_at_coverage},
                {"coverage_at_risk", MetricKind::coverage_at_risk},
                {"ece", MetricKind::ece},
+               {"mce", MetricKind::mce},
+               {"debiased_l2_ce", MetricKind::debiased_l2_ce},
+               {"smooth_ece", MetricKind::smooth_ece},
+               {"corp_mean_score", MetricKind::corp_mean_score},
+               {"corp_mcb", MetricKind::corp_mcb},
+               {"corp_dsc", MetricKind::corp_dsc},
+               {"corp_unc", MetricKind::corp_unc},
                {"mean_loss", MetricKind::mean_loss}};
   for (const auto& e : table)
     if (name == e.name) {
@@ -79,7 +99,9 @@ struct MetricSpec {
   bool asymptotic = false;                 // eaurc: optimum = "asymptotic"
   double coverage = 0.5;                   // risk_at_coverage
   double risk = 0.5;                       // coverage_at_risk
-  std::size_t n_bins = 10;                 // ece (equal-width bins)
+  std::size_t n_bins = 10;  // ece, mce, debiased_l2_ce (equal-width bins)
+  SmoothOptions smooth;     // smooth_ece
+  CorpScore corp = CorpScore::brier;  // corp_*
 
   // needs the groups in loss order (the oracle)
   bool by_loss() const {
@@ -87,7 +109,19 @@ struct MetricSpec {
            kind == MetricKind::naurc;
   }
   // needs the calibration bins
-  bool by_bins() const { return kind == MetricKind::ece; }
+  bool by_bins() const {
+    return kind == MetricKind::ece || kind == MetricKind::mce ||
+           kind == MetricKind::debiased_l2_ce;
+  }
+  // needs the sorted cases with the replicate's counts
+  bool by_cases() const {
+    return kind == MetricKind::smooth_ece || is_corp();
+  }
+  bool is_corp() const {
+    return kind == MetricKind::corp_mean_score ||
+           kind == MetricKind::corp_mcb || kind == MetricKind::corp_dsc ||
+           kind == MetricKind::corp_unc;
+  }
 };
 
 inline MetricSpec metric_spec(MetricKind kind,
@@ -97,12 +131,6 @@ inline MetricSpec metric_spec(MetricKind kind,
   s.estimator = est;
   return s;
 }
-
-// Per-bin sums of one replicate: count, count-weighted confidence and
-// count-weighted correctness (1 - loss), bins in ascending confidence.
-struct BinVectors {
-  std::vector<double> count, sum_x, sum_y;
-};
 
 // ECE = sum_b (n_b / n) |acc_b - conf_b| over non-empty bins, computed as
 // calibration_errors() in binning.h does.
@@ -119,12 +147,40 @@ inline double ece_value(const BinVectors& bins) {
   return acc / total;
 }
 
+// A replicate's sorted cases with its counts (counts[order[k] * stride] is
+// the count of the k-th sorted case), the residuals correct - confidence in
+// sorted order (for the smooth ECE) and the workspaces of the evaluations.
+// The CORP decomposition is computed once per replicate and kept for its
+// four parts.
+struct ReplicateCases {
+  SortedCases sorted;
+  const double* resid = nullptr;
+  const double* counts = nullptr;
+  std::size_t stride = 1;
+  std::vector<double>* work = nullptr;  // 4 workspaces
+  mutable bool corp_done = false;
+  mutable CorpScore corp_score_done = CorpScore::brier;
+  mutable CorpDecomposition corp;
+};
+
 struct ReplicateGroups {
   const GroupVectors& by_score;
   const GroupVectors* by_loss;      // null unless a metric needs it
   double n;
   const BinVectors* bins = nullptr;  // null unless a metric needs it
+  const ReplicateCases* cases = nullptr;  // null unless a metric needs it
 };
+
+inline const CorpDecomposition& replicate_corp(const ReplicateCases& c,
+                                               CorpScore s) {
+  if (!c.corp_done || c.corp_score_done != s) {
+    c.corp = corp_replicate(c.sorted, c.counts, c.stride, s, c.work[0],
+                            c.work[1], c.work[2]);
+    c.corp_done = true;
+    c.corp_score_done = s;
+  }
+  return c.corp;
+}
 
 // One metric of one replicate. NaN where the metric is undefined (one
 // class, nothing drawn) or where the groups it needs were not given.
@@ -132,6 +188,7 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (m.by_loss() && !g.by_loss) return nan;
   if (m.by_bins() && !g.bins) return nan;
+  if (m.by_cases() && !g.cases) return nan;
   switch (m.kind) {
     case MetricKind::aurc:
       return aurc_estimate(m.estimator, g.by_score, g.n);
@@ -164,6 +221,22 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return coverage_at_risk(g.by_score, g.n, m.risk);
     case MetricKind::ece:
       return ece_value(*g.bins);
+    case MetricKind::mce:
+      return mce_value(*g.bins);
+    case MetricKind::debiased_l2_ce:
+      return debiased_l2_value(*g.bins);
+    case MetricKind::smooth_ece:
+      return smooth_ece_replicate(g.cases->sorted, g.cases->resid,
+                                  g.cases->counts, g.cases->stride, m.smooth,
+                                  g.cases->work[3]);
+    case MetricKind::corp_mean_score:
+      return replicate_corp(*g.cases, m.corp).mean_score;
+    case MetricKind::corp_mcb:
+      return replicate_corp(*g.cases, m.corp).mcb;
+    case MetricKind::corp_dsc:
+      return replicate_corp(*g.cases, m.corp).dsc;
+    case MetricKind::corp_unc:
+      return replicate_corp(*g.cases, m.corp).unc;
     case MetricKind::mean_loss:
       return total_loss(g.by_score) / g.n;
   }

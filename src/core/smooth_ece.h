@@ -173,8 +173,8 @@ inline std::size_t fine_eval_intervals(double sigma) {
 template <class Check>
 inline void fine_smooth(const SmoothData& d, double sigma, std::size_t g,
                         std::vector<double>& res_t, std::vector<double>& wt_t,
-                        bool need_weight,
-                        Check& check) {
+                        bool need_weight, Check& check,
+                        bool allow_sparse = true) {
   const std::size_t m = (g - 1) * kFineStride + 1;
   std::vector<double> res, wt;
   smooth_deposit(d, m, res, wt, check);
@@ -209,12 +209,39 @@ inline void fine_smooth(const SmoothData& d, double sigma, std::size_t g,
   }
   res_t.assign(g, 0.0);
   wt_t.assign(g, 0.0);
+  // Few occupied nodes (few samples or tied confidences, e.g. in bootstrap
+  // replicates): the residual sums visit only the nonzero nodes, in the
+  // same order of j as the dense loop, so the sums are identical (a term
+  // with both nodes 0 adds exactly 0; one with one node 0 is a * k either
+  // way).
+  std::vector<std::size_t> nz;
+  for (std::size_t p = 0; p < ext_n; ++p)
+    if (ext_res[p] != 0.0) nz.push_back(p);
+  const bool sparse = allow_sparse && nz.size() * 16 < ext_n;
   for (std::size_t k = 0; k < g; ++k) {
     // node c of the grid is ext[c + reach]
     const std::size_t c = k * kFineStride + static_cast<std::size_t>(reach);
     double sr = ext_res[c] * ker[0], sw = ext_wt[c] * ker[0];
-    for (std::size_t j = 1; j <= static_cast<std::size_t>(reach); ++j) {
-      sr += (ext_res[c - j] + ext_res[c + j]) * ker[j];
+    const std::size_t rr = static_cast<std::size_t>(reach);
+    if (sparse) {
+      // nz[right] the first occupied node > c; nz[left - 1] the last < c
+      std::size_t right = static_cast<std::size_t>(
+          std::upper_bound(nz.begin(), nz.end(), c) - nz.begin());
+      std::size_t left = static_cast<std::size_t>(
+          std::lower_bound(nz.begin(), nz.end(), c) - nz.begin());
+      while (true) {
+        const std::size_t dl = left > 0 ? c - nz[left - 1] : rr + 1;
+        const std::size_t dr = right < nz.size() ? nz[right] - c : rr + 1;
+        const std::size_t j = dl < dr ? dl : dr;
+        if (j > rr) break;
+        sr += (ext_res[c - j] + ext_res[c + j]) * ker[j];
+        if (dl == j) --left;
+        if (dr == j) ++right;
+      }
+    } else {
+      for (std::size_t j = 1; j <= rr; ++j) {
+        sr += (ext_res[c - j] + ext_res[c + j]) * ker[j];
+      }
     }
     if (need_weight) {
       for (std::size_t j = 1; j <= static_cast<std::size_t>(reach); ++j)

@@ -1439,6 +1439,28 @@ void test_smooth_ece() {
     CHECK(z.value == 0.0);
     CHECK(z.sigma == 1.0 / 512.0);
   }
+  // the sparse residual sums (few occupied nodes) are identical to the
+  // dense ones, with ties and samples at 0 and 1
+  {
+    std::vector<double> ft(400), rt(400), wt(400);
+    for (std::size_t i = 0; i < ft.size(); ++i) {
+      ft[i] = double(gen() % 21) / 20.0;
+      rt[i] = (u(gen) < ft[i] ? 1.0 : 0.0) - ft[i];
+      wt[i] = double(gen() % 3);
+    }
+    SmoothData dt;
+    dt.f = ft.data();
+    dt.r = rt.data();
+    dt.w = wt.data();
+    dt.n = ft.size();
+    for (double sg : {0.01, 0.05, 0.3}) {
+      const std::size_t gg = fine_eval_intervals(sg) + 1;
+      std::vector<double> a1, b1, a2, b2;
+      fine_smooth(dt, sg, gg, a1, b1, false, nc, true);
+      fine_smooth(dt, sg, gg, a2, b2, false, nc, false);
+      CHECK(a1 == a2);
+    }
+  }
   CHECK(relplot_grid_nodes(0.05) == 1001);
   CHECK(relplot_grid_nodes(0.001) == 10001);
   CHECK(relplot_eval_points(0.05) == 200);
@@ -1634,6 +1656,112 @@ void test_coverage_at_risk_interval() {
   CHECK(gi.b[d2.groups.count.size() - 1] == 1.0 && gi.b[0] == 0.0);
 }
 
+// The calibration errors of bootstrap replicates (calibration_replicate.h)
+// against the rows repeated by their counts: MCE and the debiased l2 error
+// by brute force over the bins, the CORP decomposition of
+// corp_decompose_sorted() on the repeated rows (exactly), and the smooth ECE
+// of smooth_ece_sigma() / smooth_ece_search() on the repeated rows.
+void test_ci_calibration() {
+  std::mt19937_64 rng(5);
+  const std::size_t n = 70, B = 9, K = 5;
+  std::vector<double> score(n), loss(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    score[i] = double(1 + rng() % 19) / 20.0;  // ties; log scores finite
+    loss[i] = (rng() % 100) < 100 * (1.0 - score[i]) * 0.8 ? 1.0 : 0.0;
+  }
+  std::vector<aurc::RankingColumn> cols(1);
+  aurc::prepare_column(score.data(), loss.data(), n, cols[0]);
+  aurc::prepare_bins(score.data(), K, cols[0]);
+  aurc::prepare_cases(score.data(), cols[0]);
+  const char* names[] = {"mce", "debiased_l2_ce", "corp_mean_score",
+                         "corp_mcb", "corp_dsc", "corp_unc", "smooth_ece",
+                         "smooth_ece"};
+  std::vector<aurc::MetricSpec> specs;
+  for (const char* nm : names) {
+    aurc::MetricSpec s;
+    CHECK(aurc::parse_metric_kind(nm, s.kind));
+    s.n_bins = K;
+    s.corp = aurc::CorpScore::log;
+    specs.push_back(s);
+  }
+  specs[6].smooth.sigma = 0.08;  // fixed; specs[7] searches the bandwidth
+  const std::size_t M = specs.size();
+  aurc::ResamplePlan plan;
+  aurc::make_plan(n, nullptr, nullptr, 0, nullptr, 0, plan);
+  std::vector<double> o1(B * M), o2(B * M);
+  aurc::replicate_metrics(cols, n, B, specs, 1, aurc::PlanFill{plan, 5},
+                          o1.data());
+  aurc::replicate_metrics(cols, n, B, specs, 2, aurc::PlanFill{plan, 5},
+                          o2.data());
+  CHECK(same_values(o1, o2));
+  std::vector<double> counts(n);
+  aurc::NoCheck nocheck;
+  for (std::size_t b = 0; b < B; ++b) {
+    aurc::replicate_counts(plan, 5, b, counts.data());
+    // the rows repeated, in ascending confidence (stable)
+    std::vector<std::size_t> idx(n);
+    for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a,
+                                                 std::size_t c) {
+      return score[a] < score[c];
+    });
+    std::vector<double> x, y, r, none;
+    for (std::size_t i : idx)
+      for (int k = 0; k < int(counts[i]); ++k) {
+        x.push_back(score[i]);
+        y.push_back(1.0 - loss[i]);
+        r.push_back(1.0 - loss[i] - score[i]);
+      }
+    const double total = double(x.size());
+    // bins by brute force
+    double bn[K] = {0}, bx[K] = {0}, by[K] = {0};
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      const std::size_t k = aurc::equal_width_bin(x[j], K) - 1;
+      bn[k] += 1;
+      bx[k] += x[j];
+      by[k] += y[j];
+    }
+    double mce = 0, l2 = 0;
+    for (std::size_t k = 0; k < K; ++k) {
+      if (bn[k] == 0) continue;
+      const double a = by[k] / bn[k], c = bx[k] / bn[k];
+      mce = std::max(mce, std::fabs(a - c));
+      if (bn[k] >= 2)
+        l2 += bn[k] / total * ((c - a) * (c - a) - a * (1 - a) / (bn[k] - 1));
+    }
+    CHECK(close(o1[b + B * 0], mce, 1e-12));
+    CHECK(close(o1[b + B * 1], std::sqrt(std::max(l2, 0.0)), 1e-12));
+    const aurc::CorpDecomposition dec =
+        aurc::corp_decompose_sorted(x, y, none, aurc::CorpScore::log);
+    CHECK(o1[b + B * 2] == dec.mean_score);
+    CHECK(o1[b + B * 3] == dec.mcb);
+    CHECK(o1[b + B * 4] == dec.dsc);
+    CHECK(o1[b + B * 5] == dec.unc);
+    CHECK(std::fabs(dec.mean_score - (dec.mcb - dec.dsc + dec.unc)) < 1e-12);
+    aurc::SmoothData sd;
+    sd.f = x.data();
+    sd.r = r.data();
+    sd.n = x.size();
+    const double fixed = aurc::smooth_ece_sigma(
+        sd, total, 0.08, aurc::SmoothMethod::fine, nocheck);
+    CHECK(close(o1[b + B * 6], fixed, 1e-10));
+    const aurc::SmoothResult found = aurc::smooth_ece_search(
+        sd, total, aurc::SmoothMethod::fine, 0.001, 10, nocheck);
+    CHECK(close(o1[b + B * 7], found.value, 1e-10));
+  }
+  // hand-computed: bins {0.2: 1 of 2 correct}, {0.9: 3 of 3 correct}
+  aurc::BinVectors bv;
+  bv.count = {2, 0, 3};
+  bv.sum_x = {0.4, 0, 2.7};
+  bv.sum_y = {1, 0, 3};
+  CHECK(close(aurc::mce_value(bv), 0.3));
+  // (0.2 - 0.5)^2 - 0.25 / 1 = -0.16; (0.9 - 1)^2 - 0 = 0.01
+  CHECK(close(aurc::debiased_l2_value(bv),
+              std::sqrt(std::max(0.0, 0.4 * -0.16 + 0.6 * 0.01))));
+  bv.sum_y = {0, 0, 3};  // (0.2 - 0)^2 - 0 = 0.04
+  CHECK(close(aurc::debiased_l2_value(bv), std::sqrt(0.4 * 0.04 + 0.6 * 0.01)));
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -1669,6 +1797,7 @@ int main() {
   test_pav();
   test_influence();
   test_coverage_at_risk_interval();
+  test_ci_calibration();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

@@ -38,7 +38,31 @@ vec_metric <- function(metric, score, loss, w, options) {
     ),
     ece = ece_vec(score, 1 - loss,
       binning = "equal_width", n_bins = o$n_bins, case_weights = w
-    )
+    ),
+    mce = mce_vec(score, 1 - loss,
+      binning = "equal_width", n_bins = o$n_bins, case_weights = w
+    ),
+    debiased_l2_ce = ece_vec(score, 1 - loss,
+      binning = "equal_width", n_bins = o$n_bins, debias = TRUE,
+      case_weights = w
+    ),
+    smooth_ece = as.numeric(smooth_ece_vec(score, 1 - loss,
+      sigma = o$sigma,
+      method = if (is.null(o$smooth_method)) "fine" else o$smooth_method,
+      case_weights = w
+    )),
+    corp_mean_score = ,
+    corp_mcb = ,
+    corp_dsc = ,
+    corp_unc = {
+      dec <- corp_decomposition(
+        data.frame(f = score, y = 1 - loss, w = if (is.null(w)) 1 else w),
+        f, y,
+        score = if (is.null(o$corp_score)) "brier" else o$corp_score,
+        case_weights = if (is.null(w)) NULL else w
+      )
+      dec[[sub("^corp_", "", metric)]]
+    }
   )
 }
 

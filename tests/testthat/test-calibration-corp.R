@@ -179,3 +179,59 @@ test_that("simulation: the band holds a calibrated fit about 90% of the time", {
   level <- rowMeans(inside)
   expect_true(all(level > 0.83 & level < 0.97))
 })
+
+test_that("the asymptotic band equals reliabilitydiag's discrete asymptotics", {
+  skip_if_not_installed("reliabilitydiag")
+  for (seed in 1:3) {
+    d <- corp_data(400, 20 + seed, grid = 10) # ties; 0 and 1 occur
+    for (pos in c("diagonal", "estimate")) {
+      for (level in c(0.9, 0.5)) {
+        r <- suppressMessages(reliabilitydiag::reliabilitydiag(d$x,
+          y = d$y, region.method = "discrete_asymptotics",
+          region.position = pos, region.level = level
+        ))[[1]]$regions
+        ours <- corp_reliability(d$x, d$y,
+          band_method = "asymptotic",
+          band_position = pos, band_level = level
+        )$points
+        expect_equal(ours$confidence, r$x)
+        expect_equal(ours$band_lower, r$lower, tolerance = 1e-10)
+        expect_equal(ours$band_upper, r$upper, tolerance = 1e-10)
+      }
+    }
+  }
+})
+
+test_that("the asymptotic band by hand; case weights are repeated rows", {
+  # confidences .5 (4 times, 2 correct) and .9 (one, correct): diagonal
+  # band at .5: .5 -/+ qnorm(.95) sqrt(.25 / 4); at .9: .9 -/+ qnorm(.95)
+  # sqrt(.09), clipped at 1
+  x <- c(0.5, 0.5, 0.5, 0.5, 0.9)
+  y <- c(1, 0, 1, 0, 1)
+  fit <- corp_reliability(x, y, band_method = "asymptotic")
+  z <- stats::qnorm(0.95)
+  expect_equal(fit$points$band_lower, c(0.5 - z * 0.25, 0.9 - z * 0.3))
+  expect_equal(fit$points$band_upper, c(0.5 + z * 0.25, 1))
+  d <- corp_data(200, 4, grid = 8)
+  a <- corp_reliability(d$x, d$y,
+    band_method = "asymptotic", case_weights = d$w,
+    band_position = "estimate"
+  )
+  b <- corp_reliability(rep(d$x, d$w), rep(d$y, d$w),
+    band_method = "asymptotic", band_position = "estimate"
+  )
+  expect_equal(a$points, b$points, tolerance = 1e-12)
+  expect_snapshot({
+    print(b)
+    invisible(corp_reliability(x, y, band_method = "asymptotic", times = 10))
+  })
+  expect_warning(
+    corp_reliability(x, y, band_method = "asymptotic", times = 10),
+    class = "aurc_warning_ignored"
+  )
+  p <- autoplot(a)
+  built <- ggplot2::ggplot_build(p)
+  ribbon <- built$data[[2]]
+  expect_equal(nrow(ribbon), sum(!is.na(a$points$band_lower)))
+  expect_match(p$labels$subtitle, "discrete asymptotic")
+})

@@ -131,3 +131,83 @@ test_that("bootstrap hooks: counts over rows = repeated rows", {
     corp_mcb_vec(x, y)
   )
 })
+
+test_that("classwise_ece() per group: classwise_ece_vec() and the definition", {
+  set.seed(31)
+  n <- 240
+  probs <- matrix(stats::rexp(n * 3), ncol = 3)
+  probs <- floor(100 * probs / rowSums(probs)) / 100 # ties
+  probs[, 3] <- 1 - probs[, 1] - probs[, 2]
+  labels <- vapply(seq_len(n), function(i) {
+    sample(3, 1, prob = pmax(probs[i, ], 0.01))
+  }, integer(1))
+  w <- stats::rpois(n, 1) + 1
+  df <- data.frame(
+    truth = factor(c("x", "y", "z")[labels], c("x", "y", "z")),
+    p_x = probs[, 1], p_y = probs[, 2], p_z = probs[, 3],
+    model = rep(c("a", "b", "c"), length.out = n), w = w
+  )
+  # the literal definition: (1/K) sum_k sum_b (n_b / n) |acc_b - conf_b|
+  # over 15 equal-width bins [0, 1/15], (1/15, 2/15], ...
+  literal <- function(p, y, w = rep(1, length(y)), k = 15) {
+    mean(vapply(seq_len(ncol(p)), function(j) {
+      # edges b / k compared exactly: x in ((b - 1) / k, b / k] is bin b
+      bin <- findInterval(p[, j], seq_len(k - 1) / k, left.open = TRUE) + 1
+      gaps <- vapply(split(seq_along(bin), bin), function(i) {
+        abs(sum(w[i] * (y[i] == j)) - sum(w[i] * p[i, j]))
+      }, numeric(1))
+      sum(gaps) / sum(w)
+    }, numeric(1)))
+  }
+  res <- classwise_ece(df, truth, p_x, p_y, p_z)
+  expect_identical(names(res), c(".metric", ".estimator", ".estimate"))
+  expect_identical(res$.metric, "classwise_ece")
+  expect_identical(res$.estimator, "equal_width")
+  expect_equal(res$.estimate, literal(probs, labels), tolerance = 1e-12)
+  expect_equal(res$.estimate, as.numeric(classwise_ece_vec(probs, labels)),
+    tolerance = 1e-14
+  )
+  # case weights: the literal definition with weights = repeated rows
+  rw <- classwise_ece(df, truth, p_x, p_y, p_z, case_weights = w)
+  expect_equal(rw$.estimate, literal(probs, labels, w), tolerance = 1e-12)
+  rep_rows <- rep(seq_len(n), w)
+  expect_equal(rw$.estimate,
+    as.numeric(classwise_ece_vec(probs[rep_rows, ], labels[rep_rows])),
+    tolerance = 1e-12
+  )
+  # integer truth; debias; other binning
+  df$k <- labels
+  expect_equal(classwise_ece(df, k, p_x, p_y, p_z)$.estimate, res$.estimate)
+  db <- classwise_ece(df, truth, p_x:p_z, debias = TRUE, binning = "kumar2019")
+  expect_identical(db$.metric, "classwise_debiased_l2_ce")
+  expect_identical(db$.estimator, "kumar2019")
+  expect_equal(db$.estimate, as.numeric(classwise_ece_vec(probs, labels,
+    debias = TRUE, binning = "kumar2019"
+  )), tolerance = 1e-14)
+  # grouped: one row per group
+  skip_if_not_installed("dplyr")
+  g <- classwise_ece(dplyr::group_by(df, model), truth,
+    dplyr::starts_with("p_"),
+    n_bins = 5
+  )
+  expect_identical(g$model, c("a", "b", "c"))
+  for (m in c("a", "b", "c")) {
+    i <- df$model == m
+    expect_equal(g$.estimate[g$model == m], literal(probs[i, ], labels[i],
+      k = 5
+    ), tolerance = 1e-12)
+  }
+})
+
+test_that("classwise_ece() rejects bad columns with classed errors", {
+  df <- data.frame(truth = factor(c("a", "b")), pa = c(0.6, 0.3),
+                   pb = c(0.4, 0.7))
+  expect_snapshot(error = TRUE, {
+    classwise_ece(df, truth, pa)
+    classwise_ece(transform(df, pc = 0), truth, pa, pb, pc)
+    classwise_ece(df, nope, pa, pb)
+  })
+  expect_error(classwise_ece(df, truth, pa), class = "aurc_error_column")
+  df$pa[1] <- NA
+  expect_identical(classwise_ece(df, truth, pa, pb)$.estimate, NA_real_)
+})
