@@ -23,6 +23,8 @@ done
 if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   tools_missing="$tools_missing postgresql"
 fi
+# ccache (optional): compiles the C++ once for build and install
+command -v ccache >/dev/null || tools_missing="$tools_missing ccache"
 if [ -z "$missing" ] && [ -z "$tools_missing" ]; then
   echo "aurc: dependencies ... all installed"
   exit 0
