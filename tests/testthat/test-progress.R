@@ -77,9 +77,17 @@ test_that("bootstrap intervals report their replicates, results unchanged", {
   f <- stats::rbinom(200, 1, 1 - s)
   boot <- function(threads, progress = NULL) {
     ci_bootstrap_impl(
-      s, f, double(), c("aurc", "augrc"), "alpha", "trapezoid", "exact",
-      0.5, 0.5, 10, integer(), 0L, integer(), 0L, matrix(0L, 0, 0), 1000,
-      c(11, 12), threads, FALSE, progress
+      score = s, loss = f, case_weights = double(),
+      metrics = c("aurc", "augrc"), estimator = "alpha",
+      method = "trapezoid", optimum = "exact", coverage = 0.5, risk = 0.5,
+      n_bins = 10,
+      calibration = ci_calibration_options(list(
+        smooth_method = "fine", corp_score = "brier"
+      )),
+      strata = integer(), n_strata = 0L, cluster = integer(),
+      n_clusters = 0L, indices = matrix(0L, 0, 0), times = 1000,
+      seed = c(11, 12), threads = threads, jackknife = FALSE,
+      progress = progress
     )
   }
   for (threads in 1:2) {
