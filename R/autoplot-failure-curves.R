@@ -119,29 +119,7 @@ failure_curve_plot <- function(object, type, references) {
   p <- p +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     ggplot2::scale_y_continuous(limits = c(0, 1)) +
-    ggplot2::labs(
-      x = if (roc) {
-        "Correct predictions flagged (false positive rate)"
-      } else {
-        "Failures flagged (recall)"
-      },
-      y = if (roc) {
-        "Failures flagged (TPR)"
-      } else {
-        "Precision (failure share)"
-      },
-      title = if (roc) {
-        "Failure ROC curve (area: failure AUROC)"
-      } else {
-        "Failure precision-recall curve (area: failure AUPR)"
-      },
-      subtitle = if (roc) {
-        "Failures are the positive class; a low score flags them"
-      } else {
-        "Precision: share of failures among the flagged; a low score flags"
-      },
-      colour = if (grouped) paste(gv, collapse = " / ") else NULL
-    ) +
+    failure_curve_labels(roc, if (grouped) paste(gv, collapse = " / ")) +
     theme_aurc()
   linetypes <- c("solid", "dashed")[seq_along(kinds)]
   if (grouped) {
@@ -176,4 +154,27 @@ failure_curve_plot <- function(object, type, references) {
       )
   }
   p
+}
+
+# Axis labels, title and subtitle of a failure ROC (roc = TRUE) or PR curve;
+# `colour`: the legend title of grouped curves (NULL: none).
+failure_curve_labels <- function(roc, colour) {
+  if (roc) {
+    ggplot2::labs(
+      x = "Correct predictions flagged (false positive rate)",
+      y = "Failures flagged (TPR)",
+      title = "Failure ROC curve (area: failure AUROC)",
+      subtitle = "Failures are the positive class; a low score flags them",
+      colour = colour
+    )
+  } else {
+    ggplot2::labs(
+      x = "Failures flagged (recall)",
+      y = "Precision (failure share)",
+      title = "Failure precision-recall curve (area: failure AUPR)",
+      subtitle =
+        "Precision: share of failures among the flagged; a low score flags",
+      colour = colour
+    )
+  }
 }

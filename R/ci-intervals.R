@@ -35,12 +35,13 @@
 #' interval assumes no bin's gap is near 0 (see [influence_functions]).
 #'
 #' @section Which methods for which metric:
-#' | metric | `"analytic"` | `"bootstrap"` (percentile, bca, normal) |
-#' |---|---|---|
-#' | AURC family, AUGRC, failure AUROC/AUPR, E-AURC, E-AUGRC, NAURC, risk at coverage | yes | yes |
-#' | coverage at risk | yes (test inversion; approximate with heavy ties, see above) | yes |
-#' | `"ece"` | yes | yes |
-#' | `"mce"`, `"debiased_l2_ce"`, `"smooth_ece"`, `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"`, `"corp_mean_score"` | no: an error of class `aurc_error_method` | yes |
+#' * Both `"analytic"` and `"bootstrap"` (percentile, bca, normal): the
+#'   AURC family, AUGRC, failure AUROC and AUPR, E-AURC, E-AUGRC, NAURC,
+#'   risk at coverage, coverage at risk (analytic by test inversion;
+#'   approximate with heavy ties, see above) and `"ece"`.
+#' * `"bootstrap"` only (`"analytic"` is an error of class
+#'   `aurc_error_method`): `"mce"`, `"debiased_l2_ce"`, `"smooth_ece"`,
+#'   `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"`, `"corp_mean_score"`.
 #'
 #' The calibration errors without an influence function (a maximum over
 #' bins, a square root of a debiased sum, a kernel smoother with a
