@@ -94,7 +94,6 @@ db_options <- function(options) {
 # The final aggregate: the sums of the closed forms, as SQL expressions
 # over the rows of db_running_sql() (named by their result columns).
 db_aggregate <- function(metrics, options, con) {
-  f <- function(x) x
   id <- function(x) db_ident(con, x)
   n <- id(".n")
   l <- id(".l")
@@ -107,10 +106,10 @@ db_aggregate <- function(metrics, options, con) {
   need <- function(...) any(c(...) %in% metrics)
   est <- options$estimator
   exprs <- list(
-    .N = f(paste0("SUM(", n, ")")), .L = f(paste0("SUM(", l, ")"))
+    .N = paste0("SUM(", n, ")"), .L = paste0("SUM(", l, ")")
   )
   if (need("aurc", "eaurc", "naurc")) {
-    exprs$.aurc <- f(paste0("SUM(", switch(est,
+    exprs$.aurc <- paste0("SUM(", switch(est,
       alpha = pos(paste0(n, " * ", lc, " / ", nc)),
       alpha_prime = "0.0", # replaced below
       sele = ,
@@ -119,7 +118,7 @@ db_aggregate <- function(metrics, options, con) {
         n, " * CASE WHEN ", prev, " > 0 THEN 0.5 * (", lc, " / ", nc,
         " + (", lc, " - ", l, ") / ", prev, ") ELSE ", lc, " / ", nc, " END"
       ))
-    ), ")"))
+    ), ")")
     if (est == "alpha_prime") {
       # dbplyr writes the natural logarithm of each backend
       exprs$.aurc <- paste0(
@@ -129,25 +128,25 @@ db_aggregate <- function(metrics, options, con) {
   }
   if (need("augrc", "eaugrc")) {
     if (options$method == "step" && !"eaugrc" %in% metrics) {
-      exprs$.augrc <- f(paste0("SUM(", l, " * ", prev, ")"))
+      exprs$.augrc <- paste0("SUM(", l, " * ", prev, ")")
     } else {
-      exprs$.augrc <- f(paste0("SUM(", n, " * (2.0 * ", lc, " - ", l, "))"))
+      exprs$.augrc <- paste0("SUM(", n, " * (2.0 * ", lc, " - ", l, "))")
       if (options$method == "step") {
-        exprs$.augrc_step <- f(paste0("SUM(", l, " * ", prev, ")"))
+        exprs$.augrc_step <- paste0("SUM(", l, " * ", prev, ")")
       }
     }
   }
   if (need("failure_auroc")) {
-    exprs$.auroc <- f(paste0(
+    exprs$.auroc <- paste0(
       "SUM(", l, " * ((", nc, " - ", lc, ") - 0.5 * (", n, " - ", l, ")))"
-    ))
+    )
   }
   if (need("failure_aupr")) {
-    exprs$.aupr <- f(paste0(
+    exprs$.aupr <- paste0(
       "SUM(CASE WHEN ", n, " > 0 AND ", l, " > 0 THEN ", l, " * (",
       id(".lt"), " - ", lc, " + ", l, ") / (", id(".nt"), " - ", prev,
       ") ELSE 0.0 END)"
-    ))
+    )
   }
   if (need("risk_at_coverage")) {
     cv <- format(options$coverage, digits = 17)
@@ -155,19 +154,19 @@ db_aggregate <- function(metrics, options, con) {
       n, " > 0 AND ", nc, " / ", id(".nt"), " >= ", cv, " AND NOT (",
       prev, " / ", id(".nt"), " >= ", cv, ")"
     )
-    exprs$.rac <- f(paste0(
+    exprs$.rac <- paste0(
       "MAX(CASE WHEN ", first, " THEN ", lc, " / ", nc, " END)"
-    ))
-    exprs$.achieved <- f(paste0(
+    )
+    exprs$.achieved <- paste0(
       "MAX(CASE WHEN ", first, " THEN ", nc, " / ", id(".nt"), " END)"
-    ))
+    )
   }
   if (need("coverage_at_risk")) {
     rk <- format(options$risk, digits = 17)
-    exprs$.car <- f(paste0(
+    exprs$.car <- paste0(
       "MAX(CASE WHEN ", n, " > 0 AND ", lc, " / ", nc, " <= ", rk, " THEN ",
       nc, " / ", id(".nt"), " ELSE 0.0 END)"
-    ))
+    )
   }
   unlist(exprs)
 }
@@ -231,10 +230,11 @@ db_check_values <- function(res, cols, binary, call, range = FALSE) {
     mins <- suppressWarnings(min(num(res[[".mins"]]), na.rm = TRUE))
     maxs <- suppressWarnings(max(num(res[[".maxs"]]), na.rm = TRUE))
     if (mins < 0 || maxs > 1) {
+      shown <- if (mins < 0) mins else maxs
       abort_aurc(
         c(
           "{.arg {args[1]}} must lie in [0, 1].",
-          x = "The engine found the value {.val {if (mins < 0) mins else maxs}}."
+          x = "The engine found the value {.val {shown}}."
         ),
         class = "aurc_error_value", call = call
       )

@@ -1,8 +1,12 @@
-# Building blocks of the database forms (SPEC Sec. 12): the per-score
-# table of a lazy table, built with dbplyr verbs and a few SQL fragments so
-# that it translates on every backend (SQLite, PostgreSQL, DuckDB, Spark
-# SQL). Every fragment uses only GROUP BY, window sums, LN, CASE and
-# arithmetic on double-precision values.
+# Building blocks of the database forms (SPEC Sec. 12). dbplyr translates
+# the user's columns (names or expressions) into a query; the rest is SQL
+# text written here (dbplyr's summarise() costs ~20 ms of R time per
+# summarised column to render): the per-score table, with the input checks
+# folded into the same GROUP BY so the table is read once, window sums and
+# one aggregate. The metrics use only GROUP BY, window sums, LN, CASE and
+# arithmetic on double-precision values (the equal-mass bins of ece() add
+# FLOOR and LAG), so they run on every backend (SQLite, PostgreSQL, DuckDB,
+# Spark SQL).
 
 is_db_table <- function(x) inherits(x, "tbl_sql")
 
@@ -224,7 +228,9 @@ db_select_sql <- function(con, keys, exprs, from, alias, where = NULL,
     "SELECT\n  ", paste(fields, collapse = ",\n  "),
     "\nFROM (\n", from, "\n) ", db_ident(con, alias),
     if (length(where)) paste0("\nWHERE ", paste(where, collapse = " AND ")),
-    if (group && length(keys)) paste0("\nGROUP BY ", paste(keys, collapse = ", "))
+    if (group && length(keys)) {
+      paste0("\nGROUP BY ", paste(keys, collapse = ", "))
+    }
   )
 }
 
@@ -235,8 +241,9 @@ db_select_sql <- function(con, keys, exprs, from, alias, where = NULL,
 # complete rows; 0 for the missing score and for a score without a
 # complete row); `.m` (rows with a missing score or loss); `.minl`, `.maxl`
 # (loss range); for 0/1 losses (`binary`) `.bad` (other values); with
-# weights `.minw`, `.nullw` (weight range, missing weights). Counts are COUNT(), not sums of ones, and every check is an
-# aggregate of the same pass.
+# weights `.minw`, `.nullw` (weight range, missing weights). Counts are
+# COUNT(), not sums of ones, and every check is an aggregate of the same
+# pass.
 db_score_sql <- function(cols, binary = FALSE) {
   con <- cols$con
   v <- db_value_sql(cols)
