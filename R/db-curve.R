@@ -197,11 +197,10 @@ db_calibration_bins <- function(cols, settings) {
       .rk = paste0("SUM(", one, ") ", running)
     ))
     w <- paste0("CASE WHEN ", id(".W"), " > 0 THEN ", id(".W"), " ELSE 1.0 END")
+    top <- sprintf("%.0f", k - 1) # never in scientific notation
     bin_of <- function(x) {
-      f <- paste0("FLOOR(", k, ".0 * ", x, " / (", w, "))")
-      paste0("CASE WHEN ", f, " > ", k - 1, " THEN ", k - 1, " ELSE ", f,
-        " END"
-      )
+      f <- paste0("FLOOR(", sprintf("%.1f", k), " * ", x, " / (", w, "))")
+      paste0("CASE WHEN ", f, " > ", top, " THEN ", top, " ELSE ", f, " END")
     }
     lo <- paste0("(", id(".hi"), " - ", n, ")")
     q <- add(q, c(
