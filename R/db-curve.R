@@ -117,34 +117,27 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
       from_failure = TRUE
     ))
   }
-  cols <- db_metric_columns(data, columns, call)
-  groups <- db_score_groups(cols)
-  checks <- db_run_checks(cols, TRUE, call, range = TRUE)
-  mins <- suppressWarnings(min(as.double(checks$.mins), na.rm = TRUE))
-  maxs <- suppressWarnings(max(as.double(checks$.maxs), na.rm = TRUE))
-  if (mins < 0 || maxs > 1) {
-    abort_aurc(
-      c(
-        "{.arg {cols$args[1]}} must lie in [0, 1].",
-        x = "The engine found the value {.val {if (mins < 0) mins else maxs}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
   if (settings$binning == "adaptive") {
-    st <- score_table_db(data, columns, call)
+    st <- score_table_db(data, columns, call, binary = TRUE, range = TRUE)
     return(calibration_pulled(st, settings, na_rm, metric, call,
       from_failure = FALSE
     ))
   }
-  bins <- db_calibration_bins(groups, settings, cols)
-  bins <- tibble::as_tibble(db_collect(bins))
+  cols <- db_metric_columns(data, columns, call)
+  sql <- db_calibration_bins(cols, settings)
+  bins <- tryCatch(db_collect(cols$con, sql), error = function(e) {
+    abort_aurc("The engine failed to compute the bins.",
+      parent = e, class = "aurc_error_engine", call = call
+    )
+  })
   gv <- cols$groups
+  checks <- db_group_checks(bins, gv)
+  db_check_values(checks, cols, TRUE, call, range = TRUE)
   value <- vapply(seq_len(nrow(checks)), function(i) {
     if (!na_rm && isTRUE(as.double(checks$.miss[i]) > 0)) return(NA_real_)
     rows <- rows_of_group(bins, checks, i, gv)
     n <- as.double(bins$.bn[rows])
-    keep <- n > 0
+    keep <- !is.na(n) & n > 0
     if (!any(keep)) return(NaN)
     n <- n[keep]
     gap <- as.double(bins$.bc[rows][keep]) / n -
@@ -163,40 +156,72 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
   values
 }
 
-# Bin sums in the engine: `.bn` (weight), `.bs` (confidence sum), `.bc`
-# (correct sum) per group and bin.
-db_calibration_bins <- function(groups, settings, cols) {
+# Bin sums in the engine, one pass over the table: `.bn` (weight), `.bs`
+# (confidence sum), `.bc` (correct sum) per group and bin, with the checks
+# of the per-score rows summed per bin (`.m`, `.minl`, `.maxl`, `.bad`,
+# `.minw`, `.nullw`; the score range as `.aurc_s`, the minimum, and
+# `.maxs`). Every score row stays in, the missing score and zero weights
+# with `.n` = 0 (no bin boundary falls on them; an empty bin is dropped in
+# R), so every group of the table has a row.
+db_calibration_bins <- function(cols, settings) {
   con <- cols$con
-  s <- db_ident(con, ".aurc_s")
-  q <- dplyr::filter(groups, .data$.n > 0, !is.na(.data$.aurc_s))
+  id <- function(x) db_ident(con, x)
+  gv <- cols$groups
+  s <- id(".aurc_s")
+  n <- id(".n")
+  q <- db_score_sql(cols, binary = TRUE)
+  level <- 1
+  add <- function(q, exprs) {
+    level <<- level + 1
+    db_select_sql(con, "*", exprs, q, paste0("b", level), group = FALSE)
+  }
   if (settings$binning == "equal_mass") {
     k <- settings$n_bins
-    q <- dplyr::mutate(q,
-      .W = sum(.data$.n, na.rm = TRUE), .cnt = sum(1, na.rm = TRUE)
+    partition <- if (length(gv)) {
+      paste0("PARTITION BY ", paste(id(gv), collapse = ", "), " ")
+    } else {
+      ""
+    }
+    whole <- paste0("OVER (", trimws(partition), ")")
+    ordered <- paste0("OVER (", partition, "ORDER BY ", s, ")")
+    running <- paste0(
+      "OVER (", partition, "ORDER BY ", s, " ROWS UNBOUNDED PRECEDING)"
     )
-    q <- dbplyr::window_order(q, .data$.aurc_s)
-    q <- dplyr::mutate(q,
-      .hi = cumsum(.data$.n), .rk = cumsum(1)
-    )
-    q <- dplyr::mutate(q,
-      .lo = .data$.hi - .data$.n,
-      .mlo = pmin(floor(k * .data$.lo / .data$.W), k - 1, na.rm = TRUE),
-      .mhi = pmin(floor(k * .data$.hi / .data$.W), k - 1, na.rm = TRUE),
-      .mmid = pmin(floor(k * (.data$.lo + .data$.hi) / (2 * .data$.W)), k - 1,
-        na.rm = TRUE
+    one <- paste0("CASE WHEN ", n, " > 0 THEN 1 ELSE 0 END")
+    # the boundaries: bin of the lower end, the upper end and the middle of
+    # each tie group's weight interval (k - 1 at most)
+    q <- add(q, c(
+      .W = paste0("SUM(", n, ") ", whole),
+      .cnt = paste0("SUM(", one, ") ", whole),
+      .hi = paste0("SUM(", n, ") ", running),
+      .rk = paste0("SUM(", one, ") ", running)
+    ))
+    w <- paste0("CASE WHEN ", id(".W"), " > 0 THEN ", id(".W"), " ELSE 1.0 END")
+    top <- sprintf("%.0f", k - 1) # never in scientific notation
+    bin_of <- function(x) {
+      f <- paste0("FLOOR(", sprintf("%.1f", k), " * ", x, " / (", w, "))")
+      paste0("CASE WHEN ", f, " > ", top, " THEN ", top, " ELSE ", f, " END")
+    }
+    lo <- paste0("(", id(".hi"), " - ", n, ")")
+    q <- add(q, c(
+      .mlo = bin_of(lo), .mhi = bin_of(id(".hi")),
+      .mmid = bin_of(paste0("0.5 * (", lo, " + ", id(".hi"), ")"))
+    ))
+    q <- add(q, c(
+      .begin = paste0(
+        "CASE WHEN ", id(".mmid"), " > ", id(".mlo"), " AND ", id(".rk"),
+        " > 1 THEN 1 ELSE 0 END"
+      ),
+      .end = paste0(
+        "CASE WHEN ", id(".mhi"), " > ", id(".mmid"), " AND ", id(".rk"),
+        " < ", id(".cnt"), " THEN 1 ELSE 0 END"
       )
-    )
-    q <- dplyr::mutate(q,
-      .begin = ifelse(.data$.mmid > .data$.mlo & .data$.rk > 1, 1, 0),
-      .end = ifelse(.data$.mhi > .data$.mmid & .data$.rk < .data$.cnt, 1, 0)
-    )
-    q <- dplyr::mutate(q,
-      .start = ifelse(.data$.begin > 0 | dplyr::lag(.data$.end, 1, 0) > 0,
-        1, 0
-      )
-    )
-    q <- dplyr::mutate(q, .bin = cumsum(.data$.start))
-    q <- dbplyr::window_order(q)
+    ))
+    q <- add(q, c(.lend = paste0("LAG(", id(".end"), ", 1, 0) ", ordered)))
+    q <- add(q, c(.bin = paste0(
+      "SUM(CASE WHEN ", id(".begin"), " > 0 OR ", id(".lend"),
+      " > 0 THEN 1 ELSE 0 END) ", running
+    )))
   } else {
     edges <- settings$breaks
     inner <- edges[-c(1, length(edges))]
@@ -211,15 +236,26 @@ db_calibration_bins <- function(groups, settings, cols) {
         ), " ELSE ", length(inner) + 1, " END"
       )
     }
-    q <- dplyr::mutate(q, .bin = !!dbplyr::sql(case))
+    q <- add(q, c(.bin = case))
   }
-  q <- dplyr::group_by(q, !!!rlang::syms(c(cols$groups, ".bin")))
-  dplyr::summarise(q,
-    .bn = sum(.data$.n, na.rm = TRUE),
-    .bs = sum(.data$.n * .data$.aurc_s, na.rm = TRUE),
-    .bc = sum(.data$.l, na.rm = TRUE),
-    .groups = "drop"
+  exprs <- c(
+    .bn = paste0("SUM(", n, ")"),
+    .bs = paste0("SUM(", n, " * ", s, ")"),
+    .bc = paste0("SUM(", id(".l"), ")"),
+    .m = paste0("SUM(", id(".m"), ")"),
+    .minl = paste0("MIN(", id(".minl"), ")"),
+    .maxl = paste0("MAX(", id(".maxl"), ")"),
+    .bad = paste0("SUM(", id(".bad"), ")"),
+    .aurc_s = paste0("MIN(", s, ")"),
+    .maxs = paste0("MAX(", s, ")")
   )
+  if (cols$weighted) {
+    exprs <- c(exprs,
+      .minw = paste0("MIN(", id(".minw"), ")"),
+      .nullw = paste0("SUM(", id(".nullw"), ")")
+    )
+  }
+  db_select_sql(con, id(c(gv, ".bin")), exprs, q, "b9")
 }
 
 # Adaptive (and every binning of a score table): the per-confidence table in

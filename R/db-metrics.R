@@ -37,26 +37,21 @@ metric_db <- function(data, metrics, columns, options = list(),
   if (inherits(data, "aurc_score_table")) {
     return(score_table_metrics(data, metrics, columns, options, call))
   }
-  binary <- any(metrics %in% binary_metrics) ||
-    ("eaurc" %in% metrics && options$optimum == "asymptotic")
+  binary <- db_needs_binary(metrics, options)
   cols <- db_metric_columns(data, columns, call)
   if (any(c("aurc", "eaurc", "naurc") %in% metrics) &&
     options$estimator == "alpha_prime") {
     check_db_log(cols$con, call)
   }
-  checks <- db_run_checks(cols, binary, call)
-  agg <- db_metric_query(cols, metrics, options)
-  res <- tryCatch(db_collect(agg), error = function(e) {
+  sql <- db_metric_query(cols, metrics, options)
+  res <- tryCatch(db_collect(cols$con, sql), error = function(e) {
     abort_aurc("The engine failed to compute the metrics.",
       parent = e, class = "aurc_error_engine", call = call
     )
   })
-  res <- tibble::as_tibble(res)
-  # every group of the table, also one whose rows are all incomplete
-  idx <- match_groups(checks, res, cols$groups)
-  res <- tibble::as_tibble(c(
-    checks, res[idx, setdiff(names(res), cols$groups), drop = FALSE]
-  ))
+  # one row per group of the table, also one whose rows are all incomplete
+  res <- db_sort_groups(res, cols$groups)
+  db_check_values(res, cols, binary, call)
   optimum <- NULL
   if (("eaurc" %in% metrics && options$optimum == "exact") ||
     "naurc" %in% metrics) {
@@ -65,12 +60,26 @@ metric_db <- function(data, metrics, columns, options = list(),
   db_metric_values(res, metrics, options, cols$groups, optimum, call)
 }
 
-# The lazy query of the metrics: GROUP BY score, window sums, aggregate.
+# Whether the metrics need 0/1 losses.
+db_needs_binary <- function(metrics, options) {
+  any(metrics %in% binary_metrics) ||
+    ("eaurc" %in% metrics && options$optimum == "asymptotic")
+}
+
+# The SQL of the metrics, one statement and one pass over the table:
+# GROUP BY score (with the input checks), window sums, aggregate.
 db_metric_query <- function(cols, metrics, options) {
+  binary <- db_needs_binary(metrics, options)
   totals <- any(c("failure_aupr", "risk_at_coverage", "coverage_at_risk") %in%
     metrics)
-  running <- db_running_sums(db_score_groups(cols), totals = totals)
-  db_aggregate(running, metrics, options, cols$con)
+  running <- db_running_sql(cols, db_score_sql(cols, binary), totals = totals)
+  exprs <- c(
+    db_aggregate(metrics, options, cols$con),
+    db_check_aggregates(cols, binary)
+  )
+  dbplyr::sql(db_select_sql(cols$con, db_ident(cols$con, cols$groups),
+    exprs, running, "q03"
+  ))
 }
 
 db_options <- function(options) {
@@ -82,9 +91,9 @@ db_options <- function(options) {
   utils::modifyList(defaults, options)
 }
 
-# The final aggregate: one row per group with the sums of the closed forms.
-db_aggregate <- function(running, metrics, options, con) {
-  f <- function(x) dbplyr::sql(x)
+# The final aggregate: the sums of the closed forms, as SQL expressions
+# over the rows of db_running_sql() (named by their result columns).
+db_aggregate <- function(metrics, options, con) {
   id <- function(x) db_ident(con, x)
   n <- id(".n")
   l <- id(".l")
@@ -97,11 +106,10 @@ db_aggregate <- function(running, metrics, options, con) {
   need <- function(...) any(c(...) %in% metrics)
   est <- options$estimator
   exprs <- list(
-    .N = f(paste0("SUM(", n, ")")), .L = f(paste0("SUM(", l, ")")),
-    .G = f("COUNT(*)")
+    .N = paste0("SUM(", n, ")"), .L = paste0("SUM(", l, ")")
   )
   if (need("aurc", "eaurc", "naurc")) {
-    exprs$.aurc <- f(paste0("SUM(", switch(est,
+    exprs$.aurc <- paste0("SUM(", switch(est,
       alpha = pos(paste0(n, " * ", lc, " / ", nc)),
       alpha_prime = "0.0", # replaced below
       sele = ,
@@ -110,37 +118,35 @@ db_aggregate <- function(running, metrics, options, con) {
         n, " * CASE WHEN ", prev, " > 0 THEN 0.5 * (", lc, " / ", nc,
         " + (", lc, " - ", l, ") / ", prev, ") ELSE ", lc, " / ", nc, " END"
       ))
-    ), ")"))
+    ), ")")
     if (est == "alpha_prime") {
       # dbplyr writes the natural logarithm of each backend
-      exprs$.aurc <- dbplyr::translate_sql(
-        sum(!!rlang::sym(".l") * log(!!rlang::sym(".nc") -
-          !!rlang::sym(".n") + 1), na.rm = TRUE),
-        con = con, window = FALSE
+      exprs$.aurc <- paste0(
+        "SUM(", l, " * ", db_log(con, paste0(prev, " + 1.0")), ")"
       )
     }
   }
   if (need("augrc", "eaugrc")) {
     if (options$method == "step" && !"eaugrc" %in% metrics) {
-      exprs$.augrc <- f(paste0("SUM(", l, " * ", prev, ")"))
+      exprs$.augrc <- paste0("SUM(", l, " * ", prev, ")")
     } else {
-      exprs$.augrc <- f(paste0("SUM(", n, " * (2.0 * ", lc, " - ", l, "))"))
+      exprs$.augrc <- paste0("SUM(", n, " * (2.0 * ", lc, " - ", l, "))")
       if (options$method == "step") {
-        exprs$.augrc_step <- f(paste0("SUM(", l, " * ", prev, ")"))
+        exprs$.augrc_step <- paste0("SUM(", l, " * ", prev, ")")
       }
     }
   }
   if (need("failure_auroc")) {
-    exprs$.auroc <- f(paste0(
+    exprs$.auroc <- paste0(
       "SUM(", l, " * ((", nc, " - ", lc, ") - 0.5 * (", n, " - ", l, ")))"
-    ))
+    )
   }
   if (need("failure_aupr")) {
-    exprs$.aupr <- f(paste0(
+    exprs$.aupr <- paste0(
       "SUM(CASE WHEN ", n, " > 0 AND ", l, " > 0 THEN ", l, " * (",
       id(".lt"), " - ", lc, " + ", l, ") / (", id(".nt"), " - ", prev,
       ") ELSE 0.0 END)"
-    ))
+    )
   }
   if (need("risk_at_coverage")) {
     cv <- format(options$coverage, digits = 17)
@@ -148,33 +154,33 @@ db_aggregate <- function(running, metrics, options, con) {
       n, " > 0 AND ", nc, " / ", id(".nt"), " >= ", cv, " AND NOT (",
       prev, " / ", id(".nt"), " >= ", cv, ")"
     )
-    exprs$.rac <- f(paste0(
+    exprs$.rac <- paste0(
       "MAX(CASE WHEN ", first, " THEN ", lc, " / ", nc, " END)"
-    ))
-    exprs$.achieved <- f(paste0(
+    )
+    exprs$.achieved <- paste0(
       "MAX(CASE WHEN ", first, " THEN ", nc, " / ", id(".nt"), " END)"
-    ))
+    )
   }
   if (need("coverage_at_risk")) {
     rk <- format(options$risk, digits = 17)
-    exprs$.car <- f(paste0(
+    exprs$.car <- paste0(
       "MAX(CASE WHEN ", n, " > 0 AND ", lc, " / ", nc, " <= ", rk, " THEN ",
       nc, " / ", id(".nt"), " ELSE 0.0 END)"
-    ))
+    )
   }
-  dplyr::summarise(running, !!!exprs, .groups = "drop")
+  unlist(exprs)
 }
 
-db_sort_groups <- function(res, groups) {
-  if (length(groups) == 0) {
-    if (nrow(res) == 0) res <- res[NA_integer_, ]
-    return(res)
-  }
-  res[do.call(order, unname(as.list(res[groups]))), , drop = FALSE]
+# The natural logarithm of a backend (dbplyr writes LN or LOG).
+db_log <- function(con, x) {
+  fn <- as.character(
+    dbplyr::translate_sql(log(!!dbplyr::sql("<x>")), con = con)
+  )
+  sub("<x>", x, fn, fixed = TRUE)
 }
 
 # The checks of the in-memory forms, on the engine's aggregates.
-db_check_values <- function(res, cols, binary, call) {
+db_check_values <- function(res, cols, binary, call, range = FALSE) {
   args <- cols$args
   num <- function(x) suppressWarnings(as.double(x))
   if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE) ||
@@ -220,39 +226,48 @@ db_check_values <- function(res, cols, binary, call) {
       class = "aurc_error_value", call = call
     )
   }
+  if (range) {
+    mins <- suppressWarnings(min(num(res[[".mins"]]), na.rm = TRUE))
+    maxs <- suppressWarnings(max(num(res[[".maxs"]]), na.rm = TRUE))
+    if (mins < 0 || maxs > 1) {
+      shown <- if (mins < 0) mins else maxs
+      abort_aurc(
+        c(
+          "{.arg {args[1]}} must lie in [0, 1].",
+          x = "The engine found the value {.val {shown}}."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    }
+  }
   invisible()
 }
 
 # Per-loss table (grouping columns, `loss`, `n`) of the complete rows,
-# pulled into R for the exact optimum.
+# pulled into R for the exact optimum (a message when it is large).
 db_loss_table <- function(cols, call) {
   con <- cols$con
-  s <- db_ident(con, ".aurc_s")
-  l <- db_ident(con, ".aurc_l")
-  w <- if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else "1.0"
-  lv <- if (cols$logical_loss) {
-    paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
-  } else {
-    db_cast(con, l)
-  }
-  q <- dplyr::filter(cols$tbl, !is.na(.data$.aurc_s), !is.na(.data$.aurc_l))
-  q <- dplyr::mutate(q, .aurc_lv = !!dbplyr::sql(lv))
-  q <- dplyr::group_by(q, !!!rlang::syms(c(cols$groups, ".aurc_lv")))
-  q <- dplyr::summarise(q, .n = sum(!!dbplyr::sql(w), na.rm = TRUE),
-    .groups = "drop"
+  v <- db_value_sql(cols)
+  n <- if (is.null(v$w)) db_cast(con, "COUNT(*)") else paste0("SUM(", v$w, ")")
+  keys <- db_ident(con, cols$groups)
+  sql <- db_select_sql(con, keys, c(loss = v$lv, n = n),
+    cols$sql, "q01",
+    where = paste(c(v$s, v$l), "IS NOT NULL"), group = FALSE
   )
-  size <- dplyr::pull(dplyr::count(q), "n")
-  if (isTRUE(as.double(size) > db_pull_limit)) {
+  sql <- paste0(sql, "\nGROUP BY ", paste(c(keys, v$lv), collapse = ", "))
+  out <- tryCatch(db_collect(con, sql), error = function(e) {
+    abort_aurc("The engine failed to compute the per-loss table.",
+      parent = e, class = "aurc_error_engine", call = call
+    )
+  })
+  if (nrow(out) > db_pull_limit) {
     cli::cli_inform(c(
       i = paste(
-        "Pulling {format(as.double(size), big.mark = ',')} distinct losses",
+        "Pulled {format(nrow(out), big.mark = ',')} distinct losses",
         "into R for the exact optimum of E-AURC/NAURC."
       )
     ), class = "aurc_message_pull")
   }
-  out <- tibble::as_tibble(db_collect(q))
-  names(out)[names(out) == ".aurc_lv"] <- "loss"
-  names(out)[names(out) == ".n"] <- "n"
   out
 }
 

@@ -128,30 +128,75 @@ score_table <- function(data, score, loss, ..., case_weights = NULL) {
 # them); the tables leave them out.
 drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 
-score_table_db <- function(data, columns, call) {
+# The per-score table of a lazy table: one GROUP BY (with the input
+# checks; `binary` and `range` add those of calibration), then the per-loss
+# table.
+score_table_db <- function(data, columns, call, binary = FALSE,
+                           range = FALSE) {
   cols <- db_metric_columns(data, columns, call)
-  checks <- db_run_checks(cols, FALSE, call)
-  res <- tryCatch(db_collect(db_score_groups(cols)), error = function(e) {
-    abort_aurc("The engine failed to compute the score table.",
-      parent = e, class = "aurc_error_engine", call = call
-    )
-  })
-  res <- tibble::as_tibble(res)
+  res <- tryCatch(
+    db_collect(cols$con, db_score_sql(cols, binary)),
+    error = function(e) {
+      abort_aurc("The engine failed to compute the score table.",
+        parent = e, class = "aurc_error_engine", call = call
+      )
+    }
+  )
   gv <- cols$groups
+  checks <- db_group_checks(res, gv)
+  db_check_values(checks, cols, binary, call, range = range)
   missing <- tibble::as_tibble(c(
     checks[gv], list(n_missing = as.double(checks$.miss))
   ))
+  res <- res[!is.na(res$.aurc_s), , drop = FALSE]
   scores <- tibble::as_tibble(c(res[gv], list(
     score = as.double(res$.aurc_s), n = as.double(res$.n),
     loss_sum = as.double(res$.l)
   )))
-  scores <- scores[!is.na(scores$score), , drop = FALSE]
   scores <- sum_by_keys(scores, c(gv, "score"), c("n", "loss_sum"))
   losses <- db_loss_table(cols, call)
   losses$loss <- as.double(losses$loss)
   losses$n <- as.double(losses$n)
   losses <- sum_by_keys(losses, c(gv, "loss"), "n")
   new_score_table(drop_empty_scores(scores), losses, missing, gv)
+}
+
+# The checks of the rows of db_score_sql() (per group and score), per
+# group: `.miss`, `.minl`, `.maxl`, `.bad`, `.minw`, `.nullw` as there, and
+# the score range `.mins`, `.maxs`; sorted by the groups.
+db_group_checks <- function(res, gv) {
+  num <- function(x) suppressWarnings(as.double(x))
+  res$.mins <- num(res$.aurc_s)
+  if (!".maxs" %in% names(res)) res$.maxs <- res$.mins
+  rules <- list(
+    .m = sum, .minl = min, .maxl = max, .bad = sum, .minw = min,
+    .nullw = sum, .mins = min, .maxs = max
+  )
+  rules <- rules[names(rules) %in% names(res)]
+  reduce <- function(rows) {
+    lapply(names(rules), function(nm) {
+      x <- num(res[[nm]][rows])
+      if (all(is.na(x))) NA_real_ else rules[[nm]](x, na.rm = TRUE)
+    })
+  }
+  if (length(gv) == 0) {
+    out <- tibble::as_tibble(stats::setNames(reduce(seq_len(nrow(res))),
+      names(rules)
+    ))
+  } else {
+    keys <- sum_by_keys(res[gv], gv, character())
+    vals <- lapply(seq_len(nrow(keys)), function(i) {
+      reduce(which(rows_of_group(res, keys, i, gv)))
+    })
+    out <- tibble::as_tibble(c(keys, stats::setNames(
+      lapply(seq_along(rules), function(j) {
+        vapply(vals, `[[`, numeric(1), j)
+      }),
+      names(rules)
+    )))
+  }
+  names(out)[names(out) == ".m"] <- ".miss"
+  out
 }
 
 new_score_table <- function(scores, losses, missing, group_vars) {
@@ -320,8 +365,7 @@ score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
   keys <- score_table_keys(st)
   losses <- attr(st, "losses")
   missing <- attr(st, "missing")
-  binary <- any(metrics %in% binary_metrics) ||
-    ("eaurc" %in% metrics && options$optimum == "asymptotic")
+  binary <- db_needs_binary(metrics, options)
   if (binary && any(!losses$loss %in% c(0, 1))) {
     abort_aurc(
       c(

@@ -8,7 +8,9 @@
 # aurc() and of the plain `GROUP BY score` (its rows counted in the engine,
 # nothing sent to R), their ratio, and the growth of R's resident memory
 # (peak during aurc(), /proc/self/status VmHWM after resetting it, minus
-# the resident size before).
+# the resident size before). Also the time of one aurc() call on a
+# 400-row table in the same engine (`small_ms`, median of 20), which is
+# almost all R: building the SQL and reading the result.
 #
 # PostgreSQL: a server is started with initdb/pg_ctl in a temporary
 # directory on a private port (as the `postgres` user when run as root) and
@@ -33,6 +35,13 @@ reset_peak <- function() {
 }
 elapsed <- function(expr) system.time(expr, gcFirst = TRUE)[["elapsed"]]
 
+small_table <- function(con) {
+  set.seed(1)
+  DBI::dbWriteTable(con, "preds_small", data.frame(
+    score = round(stats::runif(400), 2), failure = stats::rbinom(400, 1, 0.2)
+  ), overwrite = TRUE)
+}
+
 run_engine <- function(label, con, sql_group_by) {
   t <- dplyr::tbl(con, "preds")
   invisible(aurc(t, score, failure)) # warm up (and page in the table)
@@ -45,11 +54,16 @@ run_engine <- function(label, con, sql_group_by) {
     t_aurc[i] <- elapsed(value <- aurc(t, score, failure))
     growth[i] <- (rss_kb("VmHWM") - before) / 1024
   }
+  small <- dplyr::tbl(con, "preds_small")
+  t_small <- vapply(seq_len(20), function(i) {
+    elapsed(aurc(small, score, failure))
+  }, numeric(1))
   data.frame(
     engine = label, n = n, distinct_scores = distinct,
     group_by_s = stats::median(t_group), aurc_s = stats::median(t_aurc),
     ratio = stats::median(t_aurc) / stats::median(t_group),
-    r_memory_growth_mb = max(growth), aurc = value$.estimate
+    r_memory_growth_mb = max(growth),
+    small_ms = 1000 * stats::median(t_small), aurc = value$.estimate
   )
 }
 
@@ -65,6 +79,7 @@ DBI::dbExecute(con, sprintf(
           CASE WHEN abs(random()) %% 5 = 0 THEN 1.0 ELSE 0.0 END AS failure
    FROM i", n, distinct, distinct
 ))
+small_table(con)
 results$sqlite <- run_engine("SQLite", con,
   "SELECT COUNT(*) FROM (SELECT score, COUNT(*), SUM(failure) FROM preds
    GROUP BY score)"
@@ -121,11 +136,13 @@ DBI::dbExecute(con, sprintf(
    FROM generate_series(1, %.0f)", distinct, distinct, n
 ))
 DBI::dbExecute(con, "VACUUM ANALYZE preds")
+small_table(con)
 results$postgres <- suppressWarnings(run_engine("PostgreSQL", con,
   "SELECT COUNT(*) FROM (SELECT score, COUNT(*), SUM(failure) FROM preds
    GROUP BY score) q"
 ))
 DBI::dbExecute(con, "DROP TABLE preds")
+DBI::dbExecute(con, "DROP TABLE preds_small")
 DBI::dbDisconnect(con)
 if (is.function(pg)) pg()
 

@@ -13,10 +13,9 @@ spark_sql_of <- function(con, metrics, estimator = "alpha", grouped = TRUE) {
     score = rlang::quo(score), loss = rlang::quo(failure),
     case_weights = rlang::quo(w)
   ), call = rlang::current_env(), probe = FALSE)
-  q <- db_metric_query(cols, metrics, db_options(list(
+  db_metric_query(cols, metrics, db_options(list(
     estimator = estimator, coverage = 0.8, risk = 0.1
   )))
-  dbplyr::sql_render(q)
 }
 
 simulated <- function(name) {

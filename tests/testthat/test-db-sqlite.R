@@ -79,3 +79,50 @@ test_that("degenerate groups give NA with the in-memory warnings", {
   expect_warning(v <- aurc(empty, s, f), class = "aurc_warning_no_data")
   expect_true(is.na(v$.estimate))
 })
+
+test_that("missing confidences and all-incomplete groups on SQLite", {
+  con <- sqlite_con()
+  df <- db_test_data(n = 300, seed = 7)
+  df$conf[c(3, 50, 51, 200)] <- NA
+  df$correct[c(10, 120)] <- NA
+  # a group whose rows are all incomplete
+  df$model[df$model == "c" & !is.na(df$score)][1:3] <- "z"
+  df$score[df$model == "z"] <- NA
+  t <- db_copy(con, df)
+  td <- dplyr::group_by(t, model)
+  dd <- dplyr::group_by(df, model)
+  for (bn in c("equal_width", "equal_mass")) {
+    for (cw in list(NULL, quote(w))) {
+      for (fn in list(ece, mce)) {
+        expect_equal(
+          as.data.frame(fn(td, conf, correct, binning = bn, n_bins = 5,
+            na_rm = TRUE, case_weights = !!cw
+          )),
+          as.data.frame(fn(dd, conf, correct, binning = bn, n_bins = 5,
+            na_rm = TRUE, case_weights = !!cw
+          )),
+          tolerance = 1e-9
+        )
+      }
+    }
+  }
+  expect_equal(
+    as.data.frame(ece(td, conf, correct, binning = "equal_mass")),
+    as.data.frame(ece(dd, conf, correct, binning = "equal_mass")),
+    tolerance = 1e-9
+  )
+  expect_warning(
+    a <- selective_metrics(td, score, failure, na_rm = TRUE),
+    class = "aurc_warning_no_data"
+  )
+  expect_warning(
+    b <- selective_metrics(dd, score, failure, na_rm = TRUE),
+    class = "aurc_warning_no_data"
+  )
+  expect_equal(as.data.frame(a), as.data.frame(b), tolerance = 1e-9)
+  expect_true(all(is.na(a$.estimate[a$model == "z"])))
+  expect_equal(
+    as.data.frame(aurc(td, score, loss)), as.data.frame(aurc(dd, score, loss)),
+    tolerance = 1e-9
+  )
+})
