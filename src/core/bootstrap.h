@@ -353,6 +353,96 @@ inline void replicate_bins_block(const RankingColumn& col,
   }
 }
 
+// ---- the fused pass of AURC and AUGRC ---------------------------------------
+//
+// The default AURC (estimator "alpha") and AUGRC (trapezoid) are both one
+// descending pass over the tie groups with the same running loss sum, and
+// need nothing else. When every requested metric is one of them, a block's
+// groups are never stored: one descending pass over the column forms each
+// group's sums for the kBlock replicates (in the same order of additions as
+// replicate_groups_block()) and advances both metrics at once. The values
+// are those of aurc_alpha() and augrc_trapezoid() on the stored groups,
+// operation for operation (an empty group, left out there, adds exact zeros
+// here); the total count is the descending sum of the groups, exactly
+// total_count() whenever the counts are whole numbers (always, except with
+// fractional case weights, where the two sums may differ in the last bit).
+inline bool metric_streams(const MetricSpec& m) {
+  return (m.kind == MetricKind::aurc && m.estimator == Estimator::alpha) ||
+         (m.kind == MetricKind::augrc && !m.step);
+}
+inline bool metrics_stream(const std::vector<MetricSpec>& metrics) {
+  if (metrics.empty()) return false;
+  for (const MetricSpec& m : metrics)
+    if (!metric_streams(m)) return false;
+  return true;
+}
+
+// Running state of one replicate: the count and loss above the current
+// group, and the two sums (aurc_alpha() and augrc_trapezoid()).
+struct StreamLanes {
+  double above[kBlock], loss_above[kBlock], acc_aurc[kBlock],
+      acc_augrc[kBlock];
+};
+
+// One descending pass over a column for a block of replicates (counts
+// interleaved as for replicate_groups_block()). With_aurc: also the AURC
+// sum (one division per group and replicate; skipped when not requested).
+template <bool With_aurc>
+inline void stream_block(const RankingColumn& col, const double* counts,
+                         StreamLanes& st) {
+  double above[kBlock] = {0.0}, loss_above[kBlock] = {0.0},
+         acc_a[kBlock] = {0.0}, acc_g[kBlock] = {0.0};
+  const std::size_t* order = col.order.data();
+  const double* loss = col.loss.data();
+  const std::size_t* group_end = col.group_end.data();
+  for (std::size_t g = col.group_end.size(); g-- > 0;) {
+    const std::size_t begin = g > 0 ? group_end[g - 1] : 0;
+    const std::size_t end = group_end[g];
+    double c[kBlock] = {0.0}, s[kBlock] = {0.0};
+    for (std::size_t k = begin; k < end; ++k) {
+      const double* w = counts + order[k] * kBlock;
+      const double l = loss[k];
+      for (std::size_t r = 0; r < kBlock; ++r) {
+        c[r] += w[r];
+        s[r] += w[r] * l;
+      }
+    }
+    // (the lanes in SIMD: the divisions dominate; each lane's arithmetic is
+    // unchanged, so this only makes the pass faster)
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      // augrc_trapezoid(): acc += c * (loss_above + s / 2), then loss_above
+      acc_g[r] += c[r] * (loss_above[r] + 0.5 * s[r]);
+      above[r] += c[r];
+      loss_above[r] += s[r];
+      if (With_aurc) {
+        // aurc_alpha(): acc += c * loss_above / above for drawn groups
+        // an empty group adds an exact zero (0 * loss_above / above; before
+        // the first drawn group above is 0 and is replaced by 1, so no NaN)
+        const double d = above[r] + static_cast<double>(above[r] == 0.0);
+        acc_a[r] += c[r] * loss_above[r] / d;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    st.above[r] = above[r];
+    st.loss_above[r] = loss_above[r];
+    st.acc_aurc[r] = acc_a[r];
+    st.acc_augrc[r] = acc_g[r];
+  }
+}
+
+// The value of a streamed metric from its lane's state.
+inline double stream_value(const MetricSpec& m, const StreamLanes& st,
+                           std::size_t r) {
+  const double n = st.above[r];
+  if (!(n > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (m.kind == MetricKind::aurc) return st.acc_aurc[r] / n;
+  return st.acc_augrc[r] / (n * n);
+}
+
 // True when one of the metrics needs the loss order (or the bins).
 inline bool needs_loss_order(const std::vector<MetricSpec>& metrics) {
   for (const MetricSpec& m : metrics)
@@ -409,6 +499,10 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   const bool need_loss = needs_loss_order(metrics);
   const bool need_bins = needs_bins(metrics);
   const bool need_cases = needs_cases(metrics);
+  const bool stream = metrics_stream(metrics);
+  bool stream_aurc = false;
+  for (const MetricSpec& m : metrics)
+    stream_aurc = stream_aurc || m.kind == MetricKind::aurc;
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
   const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
   // one workspace per thread, kept over all chunks (allocated and touched
@@ -432,7 +526,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
     w.groups.resize(kBlock);
     w.loss_groups.resize(kBlock);
     w.bins.resize(kBlock);
-    for (std::size_t r = 0; r < kBlock; ++r) {
+    for (std::size_t r = 0; r < kBlock && !stream; ++r) {
       w.groups[r].count.reserve(max_groups);
       w.groups[r].loss.reserve(max_groups);
       if (need_loss) {
@@ -472,6 +566,20 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
         const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
         const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
         fill(b0, nb, counts.data());
+        if (stream) {
+          StreamLanes st;
+          for (std::size_t c = 0; c < C; ++c) {
+            if (stream_aurc)
+              stream_block<true>(cols[c], counts.data(), st);
+            else
+              stream_block<false>(cols[c], counts.data(), st);
+            for (std::size_t r = 0; r < nb; ++r)
+              for (std::size_t m = 0; m < M; ++m)
+                out[b0 + r + B * (c + C * m)] =
+                    stream_value(metrics[m], st, r);
+          }
+          continue;
+        }
         for (std::size_t c = 0; c < C; ++c) {
           replicate_groups_block(cols[c], counts.data(), groups.data());
           const bool have_loss = need_loss && cols[c].loss_ready;
