@@ -199,13 +199,21 @@ inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
     const std::size_t* unit = p.unit_ids.data() + begin;
     std::fill(total.begin(), total.end(), 0);
     std::fill(most.begin(), most.end(), 0);
-    for (std::size_t k = 0; k < size; ++k) {
-      double* c = counts + unit[k] * stride;
+    // kPerWord cases at a time: one generator word per lane gives their
+    // draws (Poisson1::from_top()), so a lane's stream is used in the same
+    // order whatever the number of lanes
+    constexpr std::size_t per = Poisson1::kPerWord;
+    for (std::size_t k0 = 0; k0 < size; k0 += per) {
+      const std::size_t k1 = size - k0 > per ? k0 + per : size;
       for (std::size_t r = 0; r < nb; ++r) {
-        const int x = pois(g[r]);
-        c[r] = static_cast<double>(x);
-        total[r] += static_cast<std::size_t>(x);
-        most[r] = x > most[r] ? x : most[r];
+        std::uint64_t u = g[r].next();
+        for (std::size_t k = k0; k < k1; ++k) {
+          const int x = pois.from_top(u >> (64 - Poisson1::kBits), g[r]);
+          u <<= Poisson1::kBits;
+          counts[unit[k] * stride + r] = static_cast<double>(x);
+          total[r] += static_cast<std::size_t>(x);
+          most[r] = x > most[r] ? x : most[r];
+        }
       }
     }
     for (std::size_t r = 0; r < nb; ++r) {
