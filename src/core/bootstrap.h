@@ -32,6 +32,8 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #ifdef _OPENMP
@@ -385,10 +387,12 @@ struct StreamLanes {
 };
 
 // One descending pass over a column for a block of replicates (counts
-// interleaved as for replicate_groups_block()). With_aurc: also the AURC
-// sum (one division per group and replicate; skipped when not requested).
-template <bool With_aurc>
-inline void stream_block(const RankingColumn& col, const double* counts,
+// interleaved as for replicate_groups_block(); as double, or as float when
+// every count is a whole number, which float holds exactly, so the sums are
+// the same). With_aurc: also the AURC sum (one division per group and
+// replicate; skipped when not requested).
+template <bool With_aurc, class Count>
+inline void stream_block(const RankingColumn& col, const Count* counts,
                          StreamLanes& st) {
   double above[kBlock] = {0.0}, loss_above[kBlock] = {0.0},
          acc_a[kBlock] = {0.0}, acc_g[kBlock] = {0.0};
@@ -400,11 +404,12 @@ inline void stream_block(const RankingColumn& col, const double* counts,
     const std::size_t end = group_end[g];
     double c[kBlock] = {0.0}, s[kBlock] = {0.0};
     for (std::size_t k = begin; k < end; ++k) {
-      const double* w = counts + order[k] * kBlock;
+      const Count* w = counts + order[k] * kBlock;
       const double l = loss[k];
       for (std::size_t r = 0; r < kBlock; ++r) {
-        c[r] += w[r];
-        s[r] += w[r] * l;
+        const double x = static_cast<double>(w[r]);
+        c[r] += x;
+        s[r] += x * l;
       }
     }
     // (the lanes in SIMD: the divisions dominate; each lane's arithmetic is
@@ -442,6 +447,32 @@ inline double stream_value(const MetricSpec& m, const StreamLanes& st,
   if (m.kind == MetricKind::aurc) return st.acc_aurc[r] / n;
   return st.acc_augrc[r] / (n * n);
 }
+
+// Fillers that can write whole counts in single precision (half the memory
+// traffic of the fused pass) say so with whole_counts() and take a float
+// buffer; the others always get doubles.
+template <class F, class = void>
+struct has_whole_counts : std::false_type {};
+template <class F>
+struct has_whole_counts<
+    F, decltype(void(std::declval<const F&>().whole_counts()))>
+    : std::true_type {};
+template <class F>
+bool fills_whole_counts(const F& f, std::true_type) {
+  return f.whole_counts();
+}
+template <class F>
+bool fills_whole_counts(const F&, std::false_type) {
+  return false;
+}
+template <class F>
+void fill_whole_counts(const F& f, std::size_t b0, std::size_t nb,
+                       float* counts, std::true_type) {
+  f(b0, nb, counts);
+}
+template <class F>
+void fill_whole_counts(const F&, std::size_t, std::size_t, float*,
+                       std::false_type) {}
 
 // True when one of the metrics needs the loss order (or the bins).
 inline bool needs_loss_order(const std::vector<MetricSpec>& metrics) {
@@ -500,6 +531,8 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   const bool need_bins = needs_bins(metrics);
   const bool need_cases = needs_cases(metrics);
   const bool stream = metrics_stream(metrics);
+  const has_whole_counts<Fill> whole_tag{};
+  const bool use_float = stream && fills_whole_counts(fill, whole_tag);
   bool stream_aurc = false;
   for (const MetricSpec& m : metrics)
     stream_aurc = stream_aurc || m.kind == MetricKind::aurc;
@@ -509,6 +542,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   // once: fresh pages for every chunk cost more than the draws)
   struct Workspace {
     std::vector<double> counts;
+    std::vector<float> counts_f;  // when use_float
     std::vector<GroupVectors> groups, loss_groups;
     std::vector<BinVectors> bins;
     std::vector<double> case_work[4];  // CORP stacks, smooth ECE weights
@@ -522,7 +556,10 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   }
   std::vector<Workspace> work(static_cast<std::size_t>(threads));
   for (Workspace& w : work) {
-    w.counts.assign(rows * kBlock, 0.0);
+    if (use_float)
+      w.counts_f.assign(rows * kBlock, 0.0f);
+    else
+      w.counts.assign(rows * kBlock, 0.0);
     w.groups.resize(kBlock);
     w.loss_groups.resize(kBlock);
     w.bins.resize(kBlock);
@@ -565,14 +602,23 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
            kk < static_cast<long long>(hi); ++kk) {
         const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
         const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
-        fill(b0, nb, counts.data());
+        if (use_float)
+          fill_whole_counts(fill, b0, nb, ws.counts_f.data(), whole_tag);
+        else
+          fill(b0, nb, counts.data());
         if (stream) {
           StreamLanes st;
           for (std::size_t c = 0; c < C; ++c) {
-            if (stream_aurc)
+            if (use_float) {
+              if (stream_aurc)
+                stream_block<true>(cols[c], ws.counts_f.data(), st);
+              else
+                stream_block<false>(cols[c], ws.counts_f.data(), st);
+            } else if (stream_aurc) {
               stream_block<true>(cols[c], counts.data(), st);
-            else
+            } else {
               stream_block<false>(cols[c], counts.data(), st);
+            }
             for (std::size_t r = 0; r < nb; ++r)
               for (std::size_t m = 0; m < M; ++m)
                 out[b0 + r + B * (c + C * m)] =
