@@ -391,8 +391,18 @@ struct StreamLanes {
 // every count is a whole number, which float holds exactly, so the sums are
 // the same). With_aurc: also the AURC sum (one division per group and
 // replicate; skipped when not requested).
+// On x86-64 Linux with GCC the pass is also compiled for AVX2 and the
+// version the processor supports is picked at load time (twice the lanes
+// per division; IEEE division and addition give the same bits either way,
+// and no multiply-add is contracted as FMA is not enabled).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__)
+#define AURC_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AURC_SIMD_CLONES
+#endif
 template <bool With_aurc, class Count>
-inline void stream_block(const RankingColumn& col, const Count* counts,
+AURC_SIMD_CLONES void stream_block(const RankingColumn& col, const Count* counts,
                          StreamLanes& st) {
   double above[kBlock] = {0.0}, loss_above[kBlock] = {0.0},
          acc_a[kBlock] = {0.0}, acc_g[kBlock] = {0.0};
