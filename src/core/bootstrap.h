@@ -402,8 +402,8 @@ struct StreamLanes {
 #define AURC_SIMD_CLONES
 #endif
 template <bool With_aurc, class Count>
-AURC_SIMD_CLONES void stream_block(const RankingColumn& col, const Count* counts,
-                         StreamLanes& st) {
+AURC_SIMD_CLONES void stream_block(const RankingColumn& col,
+                                   const Count* counts, StreamLanes& st) {
   double above[kBlock] = {0.0}, loss_above[kBlock] = {0.0},
          acc_a[kBlock] = {0.0}, acc_g[kBlock] = {0.0};
   const std::size_t* order = col.order.data();
