@@ -32,6 +32,8 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #ifdef _OPENMP
@@ -353,6 +355,135 @@ inline void replicate_bins_block(const RankingColumn& col,
   }
 }
 
+// ---- the fused pass of AURC and AUGRC ---------------------------------------
+//
+// The default AURC (estimator "alpha") and AUGRC (trapezoid) are both one
+// descending pass over the tie groups with the same running loss sum, and
+// need nothing else. When every requested metric is one of them, a block's
+// groups are never stored: one descending pass over the column forms each
+// group's sums for the kBlock replicates (in the same order of additions as
+// replicate_groups_block()) and advances both metrics at once. The values
+// are those of aurc_alpha() and augrc_trapezoid() on the stored groups,
+// operation for operation (an empty group, left out there, adds exact zeros
+// here); the total count is the descending sum of the groups, exactly
+// total_count() whenever the counts are whole numbers (always, except with
+// fractional case weights, where the two sums may differ in the last bit).
+inline bool metric_streams(const MetricSpec& m) {
+  return (m.kind == MetricKind::aurc && m.estimator == Estimator::alpha) ||
+         (m.kind == MetricKind::augrc && !m.step);
+}
+inline bool metrics_stream(const std::vector<MetricSpec>& metrics) {
+  if (metrics.empty()) return false;
+  for (const MetricSpec& m : metrics)
+    if (!metric_streams(m)) return false;
+  return true;
+}
+
+// Running state of one replicate: the count and loss above the current
+// group, and the two sums (aurc_alpha() and augrc_trapezoid()).
+struct StreamLanes {
+  double above[kBlock], loss_above[kBlock], acc_aurc[kBlock],
+      acc_augrc[kBlock];
+};
+
+// One descending pass over a column for a block of replicates (counts
+// interleaved as for replicate_groups_block(); as double, or as float when
+// every count is a whole number, which float holds exactly, so the sums are
+// the same). With_aurc: also the AURC sum (one division per group and
+// replicate; skipped when not requested).
+// On x86-64 Linux with GCC the pass is also compiled for AVX2 and the
+// version the processor supports is picked at load time (twice the lanes
+// per division; IEEE division and addition give the same bits either way,
+// and no multiply-add is contracted as FMA is not enabled).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__)
+#define AURC_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AURC_SIMD_CLONES
+#endif
+template <bool With_aurc, class Count>
+AURC_SIMD_CLONES void stream_block(const RankingColumn& col,
+                                   const Count* counts, StreamLanes& st) {
+  double above[kBlock] = {0.0}, loss_above[kBlock] = {0.0},
+         acc_a[kBlock] = {0.0}, acc_g[kBlock] = {0.0};
+  const std::size_t* order = col.order.data();
+  const double* loss = col.loss.data();
+  const std::size_t* group_end = col.group_end.data();
+  for (std::size_t g = col.group_end.size(); g-- > 0;) {
+    const std::size_t begin = g > 0 ? group_end[g - 1] : 0;
+    const std::size_t end = group_end[g];
+    double c[kBlock] = {0.0}, s[kBlock] = {0.0};
+    for (std::size_t k = begin; k < end; ++k) {
+      const Count* w = counts + order[k] * kBlock;
+      const double l = loss[k];
+      for (std::size_t r = 0; r < kBlock; ++r) {
+        const double x = static_cast<double>(w[r]);
+        c[r] += x;
+        s[r] += x * l;
+      }
+    }
+    // (the lanes in SIMD: the divisions dominate; each lane's arithmetic is
+    // unchanged, so this only makes the pass faster)
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (std::size_t r = 0; r < kBlock; ++r) {
+      // augrc_trapezoid(): acc += c * (loss_above + s / 2), then loss_above
+      acc_g[r] += c[r] * (loss_above[r] + 0.5 * s[r]);
+      above[r] += c[r];
+      loss_above[r] += s[r];
+      if (With_aurc) {
+        // aurc_alpha(): acc += c * loss_above / above for drawn groups
+        // an empty group adds an exact zero (0 * loss_above / above; before
+        // the first drawn group above is 0 and is replaced by 1, so no NaN)
+        const double d = above[r] + static_cast<double>(above[r] == 0.0);
+        acc_a[r] += c[r] * loss_above[r] / d;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < kBlock; ++r) {
+    st.above[r] = above[r];
+    st.loss_above[r] = loss_above[r];
+    st.acc_aurc[r] = acc_a[r];
+    st.acc_augrc[r] = acc_g[r];
+  }
+}
+
+// The value of a streamed metric from its lane's state.
+inline double stream_value(const MetricSpec& m, const StreamLanes& st,
+                           std::size_t r) {
+  const double n = st.above[r];
+  if (!(n > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (m.kind == MetricKind::aurc) return st.acc_aurc[r] / n;
+  return st.acc_augrc[r] / (n * n);
+}
+
+// Fillers that can write whole counts in single precision (half the memory
+// traffic of the fused pass) say so with whole_counts() and take a float
+// buffer; the others always get doubles.
+template <class F, class = void>
+struct has_whole_counts : std::false_type {};
+template <class F>
+struct has_whole_counts<
+    F, decltype(void(std::declval<const F&>().whole_counts()))>
+    : std::true_type {};
+template <class F>
+bool fills_whole_counts(const F& f, std::true_type) {
+  return f.whole_counts();
+}
+template <class F>
+bool fills_whole_counts(const F&, std::false_type) {
+  return false;
+}
+template <class F>
+void fill_whole_counts(const F& f, std::size_t b0, std::size_t nb,
+                       float* counts, std::true_type) {
+  f(b0, nb, counts);
+}
+template <class F>
+void fill_whole_counts(const F&, std::size_t, std::size_t, float*,
+                       std::false_type) {}
+
 // True when one of the metrics needs the loss order (or the bins).
 inline bool needs_loss_order(const std::vector<MetricSpec>& metrics) {
   for (const MetricSpec& m : metrics)
@@ -409,12 +540,19 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   const bool need_loss = needs_loss_order(metrics);
   const bool need_bins = needs_bins(metrics);
   const bool need_cases = needs_cases(metrics);
+  const bool stream = metrics_stream(metrics);
+  const has_whole_counts<Fill> whole_tag{};
+  const bool use_float = stream && fills_whole_counts(fill, whole_tag);
+  bool stream_aurc = false;
+  for (const MetricSpec& m : metrics)
+    stream_aurc = stream_aurc || m.kind == MetricKind::aurc;
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
   const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
   // one workspace per thread, kept over all chunks (allocated and touched
   // once: fresh pages for every chunk cost more than the draws)
   struct Workspace {
     std::vector<double> counts;
+    std::vector<float> counts_f;  // when use_float
     std::vector<GroupVectors> groups, loss_groups;
     std::vector<BinVectors> bins;
     std::vector<double> case_work[4];  // CORP stacks, smooth ECE weights
@@ -428,11 +566,14 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   }
   std::vector<Workspace> work(static_cast<std::size_t>(threads));
   for (Workspace& w : work) {
-    w.counts.assign(rows * kBlock, 0.0);
+    if (use_float)
+      w.counts_f.assign(rows * kBlock, 0.0f);
+    else
+      w.counts.assign(rows * kBlock, 0.0);
     w.groups.resize(kBlock);
     w.loss_groups.resize(kBlock);
     w.bins.resize(kBlock);
-    for (std::size_t r = 0; r < kBlock; ++r) {
+    for (std::size_t r = 0; r < kBlock && !stream; ++r) {
       w.groups[r].count.reserve(max_groups);
       w.groups[r].loss.reserve(max_groups);
       if (need_loss) {
@@ -471,7 +612,30 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
            kk < static_cast<long long>(hi); ++kk) {
         const std::size_t b0 = static_cast<std::size_t>(kk) * kBlock;
         const std::size_t nb = (B - b0 > kBlock) ? kBlock : B - b0;
-        fill(b0, nb, counts.data());
+        if (use_float)
+          fill_whole_counts(fill, b0, nb, ws.counts_f.data(), whole_tag);
+        else
+          fill(b0, nb, counts.data());
+        if (stream) {
+          StreamLanes st;
+          for (std::size_t c = 0; c < C; ++c) {
+            if (use_float) {
+              if (stream_aurc)
+                stream_block<true>(cols[c], ws.counts_f.data(), st);
+              else
+                stream_block<false>(cols[c], ws.counts_f.data(), st);
+            } else if (stream_aurc) {
+              stream_block<true>(cols[c], counts.data(), st);
+            } else {
+              stream_block<false>(cols[c], counts.data(), st);
+            }
+            for (std::size_t r = 0; r < nb; ++r)
+              for (std::size_t m = 0; m < M; ++m)
+                out[b0 + r + B * (c + C * m)] =
+                    stream_value(metrics[m], st, r);
+          }
+          continue;
+        }
         for (std::size_t c = 0; c < C; ++c) {
           replicate_groups_block(cols[c], counts.data(), groups.data());
           const bool have_loss = need_loss && cols[c].loss_ready;

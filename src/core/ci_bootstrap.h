@@ -182,9 +182,10 @@ inline bool plan_is_fast(const ResamplePlan& p) {
 // than in one strided pass per replicate; each lane uses only its own
 // stream, in the same order as when drawn alone, so the counts are those of
 // draw_fast(..., nb = 1) for every replicate.
-inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
-                      std::uint64_t b0, std::size_t nb, double* counts,
-                      std::size_t stride) {
+// (Count: double, or float, which holds every count exactly.)
+template <class Count>
+void draw_fast(const ResamplePlan& p, std::uint64_t seed, std::uint64_t b0,
+               std::size_t nb, Count* counts, std::size_t stride) {
   std::vector<Xoshiro256pp> g;
   g.reserve(nb);
   for (std::size_t r = 0; r < nb; ++r)
@@ -199,13 +200,21 @@ inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
     const std::size_t* unit = p.unit_ids.data() + begin;
     std::fill(total.begin(), total.end(), 0);
     std::fill(most.begin(), most.end(), 0);
-    for (std::size_t k = 0; k < size; ++k) {
-      double* c = counts + unit[k] * stride;
+    // kPerWord cases at a time: one generator word per lane gives their
+    // draws (Poisson1::from_top()), so a lane's stream is used in the same
+    // order whatever the number of lanes
+    constexpr std::size_t per = Poisson1::kPerWord;
+    for (std::size_t k0 = 0; k0 < size; k0 += per) {
+      const std::size_t k1 = size - k0 > per ? k0 + per : size;
       for (std::size_t r = 0; r < nb; ++r) {
-        const int x = pois(g[r]);
-        c[r] = static_cast<double>(x);
-        total[r] += static_cast<std::size_t>(x);
-        most[r] = x > most[r] ? x : most[r];
+        std::uint64_t u = g[r].next();
+        for (std::size_t k = k0; k < k1; ++k) {
+          const int x = pois.from_top(u >> (64 - Poisson1::kBits), g[r]);
+          u <<= Poisson1::kBits;
+          counts[unit[k] * stride + r] = static_cast<Count>(x);
+          total[r] += static_cast<std::size_t>(x);
+          most[r] = x > most[r] ? x : most[r];
+        }
       }
     }
     for (std::size_t r = 0; r < nb; ++r) {
@@ -213,8 +222,8 @@ inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
       for (; total[r] < size; ++total[r]) {
         const std::size_t k =
             static_cast<std::size_t>(uniform_below(gr, size));
-        double& c = counts[unit[k] * stride + r];
-        c += 1.0;
+        Count& c = counts[unit[k] * stride + r];
+        c += static_cast<Count>(1);
         if (c > most[r]) ++most[r];
       }
       // take away one draw uniformly from the drawn multiset: case k with
@@ -223,9 +232,9 @@ inline void draw_fast(const ResamplePlan& p, std::uint64_t seed,
       while (total[r] > size) {
         const std::size_t k =
             static_cast<std::size_t>(uniform_below(gr, size));
-        double& c = counts[unit[k] * stride + r];
+        Count& c = counts[unit[k] * stride + r];
         if (uniform01(gr) * bound < c) {
-          c -= 1.0;
+          c -= static_cast<Count>(1);
           --total[r];
         }
       }
@@ -250,6 +259,12 @@ inline void replicate_counts(const ResamplePlan& p, std::uint64_t seed,
 struct PlanFill {
   const ResamplePlan& plan;
   std::uint64_t seed;
+  // the fast path's counts are whole numbers: the fused AURC/AUGRC pass
+  // takes them in single precision (bootstrap.h)
+  bool whole_counts() const { return plan_is_fast(plan); }
+  void operator()(std::size_t b0, std::size_t nb, float* counts) const {
+    draw_fast(plan, seed, b0, nb, counts, kBlock);
+  }
   void operator()(std::size_t b0, std::size_t nb, double* counts) const {
     if (plan_is_fast(plan)) {  // writes every count
       draw_fast(plan, seed, b0, nb, counts, kBlock);

@@ -134,6 +134,19 @@ struct Poisson1 {
     const std::uint8_t c = cell[u >> (64 - kBits)];
     return c != kSplit ? c : full(u);
   }
+  // Several draws from one 64-bit word (kPerWord = 5 of 12 bits each): the
+  // draw from the top kBits bits `top` of a uniform, exactly as
+  // operator()(): the cell decides nearly always; in a cell that holds a
+  // threshold the uniform's remaining 52 bits are drawn fresh from g (its
+  // top kBits bits are `top` either way), and the full comparison decides.
+  // So each draw is the inversion of its own 64-bit uniform, the same
+  // distribution as operator()(), for a fifth of the generator calls.
+  static constexpr int kPerWord = 64 / kBits;
+  int from_top(std::uint64_t top, Xoshiro256pp& g) const {
+    const std::uint8_t c = cell[top];
+    if (c != kSplit) return c;
+    return full((top << (64 - kBits)) | (g.next() >> kBits));
+  }
 };
 
 inline const Poisson1& poisson1() {

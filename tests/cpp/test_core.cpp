@@ -1762,6 +1762,123 @@ void test_ci_calibration() {
   CHECK(close(aurc::debiased_l2_value(bv), std::sqrt(0.4 * 0.04 + 0.6 * 0.01)));
 }
 
+// The fused pass of AURC and AUGRC (stream_block()): every replicate's
+// values are exactly those of the stored groups (replicate_groups_block()
+// then evaluate_metric()), with ties, fractional counts (case weights,
+// clusters) and empty groups; each metric alone too; 1 thread = 2 threads.
+// Poisson1::from_top(): the distribution of the draws against the exact
+// Poisson(1) probabilities, and replicate counts summing to n.
+void test_ci_stream() {
+  std::mt19937_64 rng(11);
+  const std::size_t n = 300, B = 37;
+  std::vector<double> score(n), loss(n), w(n);
+  std::vector<int> cluster(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    score[i] = static_cast<double>(rng() % 60);  // ties
+    loss[i] = (rng() % 4 == 0) ? 1.0 : 0.0;
+    if (i % 7 == 0) loss[i] = 0.25 * static_cast<double>(rng() % 4);
+    w[i] = 0.5 * static_cast<double>(rng() % 5);
+    cluster[i] = static_cast<int>(i % 40);
+  }
+  std::vector<aurc::RankingColumn> cols(2);
+  aurc::prepare_column(score.data(), loss.data(), n, cols[0]);
+  std::vector<double> score2(score);
+  for (double& x : score2) x = -x + static_cast<double>(rng() % 3);
+  aurc::prepare_column(score2.data(), loss.data(), n, cols[1]);
+  aurc::ResamplePlan plain, weighted, clustered;
+  aurc::make_plan(n, nullptr, nullptr, 0, nullptr, 0, plain);
+  aurc::make_plan(n, w.data(), nullptr, 0, nullptr, 0, weighted);
+  aurc::make_plan(n, w.data(), nullptr, 0, cluster.data(), 40, clustered);
+  const aurc::ResamplePlan* plans[] = {&plain, &weighted, &clustered};
+  const aurc::MetricSpec a = aurc::metric_spec(aurc::MetricKind::aurc),
+                         g = aurc::metric_spec(aurc::MetricKind::augrc);
+  const std::vector<std::vector<aurc::MetricSpec>> sets = {
+      {a, g}, {g, a}, {a}, {g}};
+  for (const aurc::ResamplePlan* plan : plans)
+    for (const std::vector<aurc::MetricSpec>& specs : sets) {
+      CHECK(aurc::metrics_stream(specs));
+      const std::size_t C = cols.size(), M = specs.size();
+      std::vector<double> o1(B * C * M), o2(B * C * M);
+      aurc::replicate_metrics(cols, n, B, specs, 1,
+                              aurc::PlanFill{*plan, 5}, o1.data());
+      aurc::replicate_metrics(cols, n, B, specs, 2,
+                              aurc::PlanFill{*plan, 5}, o2.data());
+      CHECK(same_values(o1, o2));
+      std::vector<double> counts(n * aurc::kBlock, 0.0);
+      std::vector<aurc::GroupVectors> gv(aurc::kBlock);
+      for (std::size_t b0 = 0; b0 < B; b0 += aurc::kBlock) {
+        const std::size_t nb = std::min(aurc::kBlock, B - b0);
+        aurc::PlanFill{*plan, 5}(b0, nb, counts.data());
+        for (std::size_t c = 0; c < C; ++c) {
+          aurc::replicate_groups_block(cols[c], counts.data(), gv.data());
+          for (std::size_t r = 0; r < nb; ++r) {
+            const aurc::ReplicateGroups rg{gv[r], nullptr,
+                                           aurc::total_count(gv[r])};
+            for (std::size_t m = 0; m < M; ++m) {
+              const double ref = aurc::evaluate_metric(specs[m], rg);
+              const double v = o1[b0 + r + B * (c + C * m)];
+              // bit for bit with whole counts; fractional weights may
+              // differ in the last bit of the total
+              CHECK(plan == &plain ? v == ref : close(v, ref, 1e-14));
+            }
+          }
+        }
+      }
+    }
+  std::vector<aurc::MetricSpec> mixed = {a, g};
+  mixed[0].estimator = aurc::Estimator::sele;
+  CHECK(!aurc::metrics_stream(mixed));
+  // Poisson(1) from 12-bit pieces: frequencies of 0..5 and of >= 6 against
+  // the exact probabilities (5 sd)
+  const aurc::Poisson1& pois = aurc::poisson1();
+  aurc::Xoshiro256pp gen(8);
+  const int words = 400000, K = 7;
+  std::vector<double> freq(K, 0.0);
+  for (int i = 0; i < words; ++i) {
+    std::uint64_t u = gen.next();
+    for (int j = 0; j < aurc::Poisson1::kPerWord; ++j) {
+      const int x = pois.from_top(u >> (64 - aurc::Poisson1::kBits), gen);
+      u <<= aurc::Poisson1::kBits;
+      freq[x < K - 1 ? x : K - 1] += 1.0;
+    }
+  }
+  const double draws = double(words) * aurc::Poisson1::kPerWord;
+  double p = std::exp(-1.0), tail = 1.0;
+  for (int k = 0; k < K; ++k) {
+    const double pk = k < K - 1 ? p : tail;
+    CHECK(std::fabs(freq[k] / draws - pk) <
+          5 * std::sqrt(pk * (1 - pk) / draws));
+    tail -= p;
+    p /= k + 1;
+  }
+  // the cells that hold a threshold: every draw there equals the full
+  // inversion of the completed uniform
+  for (std::uint64_t top = 0; top < (1u << aurc::Poisson1::kBits); ++top) {
+    aurc::Xoshiro256pp g1(top), g2(top);
+    const int x = pois.from_top(top, g1);
+    const std::uint64_t u = (top << (64 - aurc::Poisson1::kBits)) |
+                            (g2.next() >> aurc::Poisson1::kBits);
+    CHECK(x == pois.full(u));
+  }
+  // replicate counts of a large fast plan sum to n; lanes = alone
+  const std::size_t big = 10007;
+  aurc::ResamplePlan bp;
+  aurc::make_plan(big, nullptr, nullptr, 0, nullptr, 0, bp);
+  std::vector<double> block(big * aurc::kBlock), one(big);
+  aurc::draw_fast(bp, 3, 16, aurc::kBlock, block.data(), aurc::kBlock);
+  for (std::size_t r = 0; r < aurc::kBlock; ++r) {
+    aurc::replicate_counts(bp, 3, 16 + r, one.data());
+    double tot = 0.0;
+    bool same = true;
+    for (std::size_t i = 0; i < big; ++i) {
+      tot += one[i];
+      same = same && one[i] == block[i * aurc::kBlock + r];
+    }
+    CHECK(tot == double(big));
+    CHECK(same);
+  }
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -1778,6 +1895,7 @@ int main() {
   test_ci_rng();
   test_ci_draws();
   test_ci_engine();
+  test_ci_stream();
   test_signed_rank_distribution();
   test_signed_rank_test();
   test_holm();
