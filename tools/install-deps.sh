@@ -2,7 +2,9 @@
 # Installs what aurc needs to build, test, check and run its demo on a fresh
 # machine: the R packages named in DESCRIPTION (Imports, LinkingTo, Suggests)
 # plus the system tools R CMD check and the vignettes use (pandoc, tidy,
-# qpdf) and the PostgreSQL server the database tests start (postgresql).
+# qpdf; pngquant keeps the vignettes' figures within R CMD check's
+# installed-size limit) and the PostgreSQL server the database tests start
+# (postgresql).
 #
 # Debian's prebuilt r-cran-* packages are used when apt-get is usable (root,
 # apt present); whatever is still missing then comes from CRAN through R's
@@ -16,7 +18,7 @@ log="$AURC_LOG_DIR/install-deps.log"
 
 missing=$(Rscript --vanilla tools/missing-deps.R)
 tools_missing=""
-for t in pandoc tidy qpdf; do
+for t in pandoc tidy qpdf pngquant; do
   command -v "$t" >/dev/null || tools_missing="$tools_missing $t"
 done
 # the PostgreSQL server the database tests start (Debian's postgresql)
