@@ -385,7 +385,7 @@ is_example_whole_numbers <- function(x) {
 #'   and metric (6 x 500 x 7 x 3 = 63000 rows): `model`, `replicate`,
 #'   `method`, `metric`, and `value`, the metric averaged over the five
 #'   runs, stored as the integer `round(value_scale * value)`; divide by
-#'   `settings$value_scale` (1e9).
+#'   `settings$value_scale` (1e7).
 #' * `full_values`: `model`, `metric`, `method`, `value` (126 rows): the
 #'   metrics on the whole shifted test set, averaged over the runs.
 #' * `runs`: `model`, `method`, `run`, `accuracy`, `failure_auroc` (210

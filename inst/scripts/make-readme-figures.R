@@ -27,5 +27,11 @@ for (name in c("risk-coverage", "ranking-significance",
   if (!file.copy(file.path(out, paste0(name, ".png")), to, overwrite = TRUE)) {
     stop("The demo did not write ", name, ".png")
   }
+  # palette PNG (pngquant, when installed): the figures are installed with
+  # the help pages, and the package must stay under 5 MB installed
+  if (nzchar(Sys.which("pngquant"))) {
+    system2("pngquant", c("--force", "--speed=1", "--quality=40-80",
+      "--ext", ".png", shQuote(to)))
+  }
   cat("Wrote", to, "\n")
 }
