@@ -124,16 +124,8 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
     ) +
     theme_aurc()
   if (grouped) {
-    labels <- paste0(groups, " (", area_label, ")")
     p <- p +
-      ggplot2::scale_colour_manual(
-        values = aurc_palette(length(groups)),
-        labels = labels,
-        guide = ggplot2::guide_legend(
-          order = 1, ncol = legend_columns(labels), byrow = TRUE,
-          title.position = "top"
-        )
-      ) +
+      group_colour_scale(groups, area_label) +
       ggplot2::scale_linetype_manual(
         values = c("solid", "dashed", "dotted")[match(kinds, kinds_all())],
         name = NULL, drop = FALSE,

@@ -123,16 +123,8 @@ failure_curve_plot <- function(object, type, references) {
     theme_aurc()
   linetypes <- c("solid", "dashed")[seq_along(kinds)]
   if (grouped) {
-    labels <- paste0(groups, " (", area_label, ")")
     p <- p +
-      ggplot2::scale_colour_manual(
-        values = aurc_palette(length(groups)),
-        labels = labels,
-        guide = ggplot2::guide_legend(
-          order = 1, ncol = legend_columns(labels), byrow = TRUE,
-          title.position = "top"
-        )
-      ) +
+      group_colour_scale(groups, area_label) +
       ggplot2::scale_linetype_manual(
         values = linetypes, name = NULL, drop = FALSE,
         guide = if (length(kinds) > 1) {

@@ -72,3 +72,17 @@ legend_columns <- function(labels) {
   width <- max(nchar(labels)) + 6
   as.integer(max(1, min(length(labels), 3, floor(90 / width))))
 }
+
+# The colour scale of grouped curves: one colour per group, each labelled
+# with its area (`area_label`), in legend columns that fit.
+group_colour_scale <- function(groups, area_label) {
+  labels <- paste0(groups, " (", area_label, ")")
+  ggplot2::scale_colour_manual(
+    values = aurc_palette(length(groups)),
+    labels = labels,
+    guide = ggplot2::guide_legend(
+      order = 1, ncol = legend_columns(labels), byrow = TRUE,
+      title.position = "top"
+    )
+  )
+}

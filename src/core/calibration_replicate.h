@@ -108,19 +108,7 @@ inline CorpDecomposition corp_replicate(const SortedCases& d,
     const double zeros = gw - gs;
     if (gs > 0) score += gs * corp_score(xv, 1.0, s);
     if (zeros > 0) score += zeros * corp_score(xv, 0.0, s);
-    bw.push_back(gw);
-    bs.push_back(gs);
-    bm.push_back(gs / gw);
-    std::size_t b = bm.size() - 1;
-    while (b > 0 && !(bm[b - 1] < bm[b])) {
-      bw[b - 1] += bw[b];
-      bs[b - 1] += bs[b];
-      bm[b - 1] = bs[b - 1] / bw[b - 1];
-      bw.pop_back();
-      bs.pop_back();
-      bm.pop_back();
-      --b;
-    }
+    pav_push(bw, bs, bm, gw, gs);
   }
   CorpDecomposition out;
   if (!(total > 0.0)) {

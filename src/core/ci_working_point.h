@@ -65,20 +65,9 @@ inline void excess_group_influence(const GroupVectors& gv, double N,
                                    double risk, GroupInfluence& out) {
   const std::size_t G = gv.count.size();
   out.reset(G);
-  double above = 0.0, loss_above = 0.0, best = 0.0;
-  std::size_t gstar = G, gtop = G;
-  for (std::size_t g = G; g-- > 0;) {
-    if (!(gv.count[g] > 0.0)) continue;
-    if (gtop == G) gtop = g;
-    above += gv.count[g];
-    loss_above += gv.loss[g];
-    if (loss_above / above <= risk) {
-      best = above / N;
-      gstar = g;
-    }
-  }
-  out.estimate = best;
-  const std::size_t q = gstar == G ? gtop : gstar;
+  const CoverageAtRiskFit fit = fit_coverage_at_risk(gv, N, risk);
+  out.estimate = fit.coverage;
+  const std::size_t q = fit.threshold == G ? fit.top : fit.threshold;
   for (std::size_t g = 0; g < G; ++g) {
     const bool in = q < G && g >= q;
     out.a[g] = in ? -risk : 0.0;

@@ -372,6 +372,34 @@ inline void influence_risk_at_coverage(const GroupVectors& gv, double N,
   out.estimate = theta;
 }
 
+// Coverage at risk r over the tie groups: the largest coverage whose
+// accepted risk is at most r, its threshold group (G when none
+// qualifies), and the highest- and lowest-score groups with samples.
+struct CoverageAtRiskFit {
+  double coverage = 0.0;
+  std::size_t threshold, top, bottom;
+};
+
+inline CoverageAtRiskFit fit_coverage_at_risk(const GroupVectors& gv,
+                                              double N, double risk) {
+  const std::size_t G = gv.count.size();
+  CoverageAtRiskFit fit;
+  fit.threshold = fit.top = fit.bottom = G;
+  double above = 0.0, loss_above = 0.0;
+  for (std::size_t g = G; g-- > 0;) {
+    if (!(gv.count[g] > 0.0)) continue;
+    if (fit.top == G) fit.top = g;
+    above += gv.count[g];
+    loss_above += gv.loss[g];
+    fit.bottom = g;
+    if (loss_above / above <= risk) {
+      fit.coverage = above / N;
+      fit.threshold = g;
+    }
+  }
+  return fit;
+}
+
 // Coverage at risk r: c = P(s >= q) where q solves m(q) = r P(s >= q).
 // Implicit differentiation of E[1(s >= q)(loss - r)] = 0 gives
 //   IF = 1(s >= q) (1 + (loss - r) / (r - r(q))) - c,
@@ -385,18 +413,9 @@ inline void influence_coverage_at_risk(const GroupVectors& gv, double N,
                                        double risk, GroupInfluence& out) {
   const std::size_t G = gv.count.size();
   out.reset(G);
-  double above = 0.0, loss_above = 0.0, best = 0.0;
-  std::size_t gstar = G, glast = G;
-  for (std::size_t g = G; g-- > 0;) {
-    if (!(gv.count[g] > 0.0)) continue;
-    above += gv.count[g];
-    loss_above += gv.loss[g];
-    glast = g;
-    if (loss_above / above <= risk) {
-      best = above / N;
-      gstar = g;
-    }
-  }
+  const CoverageAtRiskFit fit = fit_coverage_at_risk(gv, N, risk);
+  const double best = fit.coverage;
+  const std::size_t gstar = fit.threshold, glast = fit.bottom;
   out.estimate = best;
   if (gstar == G || gstar == glast) return;
   const double c = best;

@@ -150,6 +150,26 @@ inline CorpDecomposition corp_decompose(const std::vector<double>& x,
   return out;
 }
 
+// One step of pool-adjacent-violators on a stack of blocks (weight, outcome
+// sum, mean): pushes a block of weight gw > 0 and outcome sum gs, then pools
+// it with its predecessors while their means do not increase.
+inline void pav_push(std::vector<double>& bw, std::vector<double>& bs,
+                     std::vector<double>& bm, double gw, double gs) {
+  bw.push_back(gw);
+  bs.push_back(gs);
+  bm.push_back(gs / gw);
+  std::size_t b = bm.size() - 1;
+  while (b > 0 && !(bm[b - 1] < bm[b])) {
+    bw[b - 1] += bw[b];
+    bs[b - 1] += bs[b];
+    bm[b - 1] = bs[b - 1] / bw[b - 1];
+    bw.pop_back();
+    bs.pop_back();
+    bm.pop_back();
+    --b;
+  }
+}
+
 // The decomposition straight from the sorted samples, without tie-group or
 // block tables: one pass forms each tie group, adds its score and pushes it
 // on the PAV stack. The same sums in the same order as tie_groups() + pav()
@@ -180,19 +200,7 @@ inline CorpDecomposition corp_decompose_sorted(const std::vector<double>& x,
     if (gs > 0) score += gs * corp_score(xv, 1.0, s);
     if (zeros > 0) score += zeros * corp_score(xv, 0.0, s);
     if (!(gw > 0)) continue;
-    bw.push_back(gw);
-    bs.push_back(gs);
-    bm.push_back(gs / gw);
-    std::size_t b = bm.size() - 1;
-    while (b > 0 && !(bm[b - 1] < bm[b])) {
-      bw[b - 1] += bw[b];
-      bs[b - 1] += bs[b];
-      bm[b - 1] = bs[b - 1] / bw[b - 1];
-      bw.pop_back();
-      bs.pop_back();
-      bm.pop_back();
-      --b;
-    }
+    pav_push(bw, bs, bm, gw, gs);
   }
   CorpDecomposition out;
   double sc = 0.0;
