@@ -13,8 +13,8 @@ first_invalid_loss_impl <- function(loss) {
     .Call(`_aurc_first_invalid_loss_impl`, loss)
 }
 
-calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins) {
-    .Call(`_aurc_calibration_bins_impl`, confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins)
+calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads = 1L) {
+    .Call(`_aurc_calibration_bins_impl`, confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads)
 }
 
 equal_width_bin_impl <- function(x, k) {
@@ -25,12 +25,12 @@ calibration_scan_impl <- function(confidence, correct) {
     .Call(`_aurc_calibration_scan_impl`, confidence, correct)
 }
 
-calibration_grouped_impl <- function(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range) {
-    .Call(`_aurc_calibration_grouped_impl`, confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range)
+calibration_grouped_impl <- function(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range, threads = 1L) {
+    .Call(`_aurc_calibration_grouped_impl`, confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range, threads)
 }
 
-corp_impl <- function(confidence, correct, case_weights, score, details) {
-    .Call(`_aurc_corp_impl`, confidence, correct, case_weights, score, details)
+corp_impl <- function(confidence, correct, case_weights, score, details, threads = 1L) {
+    .Call(`_aurc_corp_impl`, confidence, correct, case_weights, score, details, threads)
 }
 
 corp_refit_impl <- function(x, weight, ones) {
@@ -73,32 +73,32 @@ batch_study_impl <- function(score, loss, batch_sizes, estimators, times, progre
     .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times, progress)
 }
 
-influence_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins) {
-    .Call(`_aurc_influence_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins)
+influence_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, threads = 1L) {
+    .Call(`_aurc_influence_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, threads)
 }
 
 influence_se_impl <- function(influence, case_weights, stratum) {
     .Call(`_aurc_influence_se_impl`, influence, case_weights, stratum)
 }
 
-coverage_at_risk_interval_impl <- function(score, loss, case_weights, risk) {
-    .Call(`_aurc_coverage_at_risk_interval_impl`, score, loss, case_weights, risk)
+coverage_at_risk_interval_impl <- function(score, loss, case_weights, risk, threads = 1L) {
+    .Call(`_aurc_coverage_at_risk_interval_impl`, score, loss, case_weights, risk, threads)
 }
 
-metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk) {
-    .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk)
+metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads = 1L) {
+    .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads)
 }
 
-metrics_grouped_impl <- function(score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk) {
-    .Call(`_aurc_metrics_grouped_impl`, score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk)
+metrics_grouped_impl <- function(score_column, loss_column, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk, threads = 1L) {
+    .Call(`_aurc_metrics_grouped_impl`, score_column, loss_column, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk, threads)
 }
 
-rc_curve_impl <- function(score, loss, case_weights) {
-    .Call(`_aurc_rc_curve_impl`, score, loss, case_weights)
+rc_curve_impl <- function(score, loss, case_weights, threads = 1L) {
+    .Call(`_aurc_rc_curve_impl`, score, loss, case_weights, threads)
 }
 
-rc_curve_grouped_impl <- function(score, loss, case_weights, offsets) {
-    .Call(`_aurc_rc_curve_grouped_impl`, score, loss, case_weights, offsets)
+rc_curve_grouped_impl <- function(score, loss, case_weights, offsets, threads = 1L) {
+    .Call(`_aurc_rc_curve_grouped_impl`, score, loss, case_weights, offsets, threads)
 }
 
 contribution_impl <- function(n) {

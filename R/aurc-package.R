@@ -24,6 +24,15 @@
 #'   interactive sessions once it has run for two seconds. Set
 #'   `options(aurc.progress = FALSE)` to turn the bars off. Scripts,
 #'   `R CMD check` and tests never show them.
+#' * `aurc.threads`: the number of threads of the one sort behind every
+#'   metric, curve and calibration error (default 1; capped silently at the
+#'   cores available and `OMP_THREAD_LIMIT`). Only inputs of 2^16 values
+#'   or more are sorted on more than one thread, and the result never
+#'   depends on it. It also caps every `threads` argument (of
+#'   [bootstrap_ranking()], [selective_ci()], ...), whose default stays 1.
+#' * `aurc.max_cells`: the most cells one result or work table may have
+#'   (default 2^28, 2 GB of doubles); a request above it is a classed error
+#'   (`aurc_error_size`) before anything is allocated.
 #'
 #' @keywords internal
 #' @docType package

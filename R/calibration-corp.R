@@ -142,7 +142,7 @@ corp_reliability <- function(confidence, correct, ...,
     )
   }
   fit <- corp_impl(input$confidence, input$correct, input$case_weights,
-    score, TRUE
+    score, TRUE, sort_threads()
   )
   cep <- fit$block_mean[fit$block]
   points <- tibble::tibble(
@@ -383,7 +383,7 @@ corp_decompose_input <- function(confidence, correct, case_weights, na_rm,
     return(NULL)
   }
   corp_impl(input$confidence, input$correct, input$case_weights,
-    score, FALSE
+    score, FALSE, sort_threads()
   )$decomposition
 }
 
@@ -392,7 +392,7 @@ corp_decompose_input <- function(confidence, correct, case_weights, na_rm,
 # over the rows (`corp_counts()`): linear, no new sort.
 corp_prepare <- function(input) {
   fit <- corp_impl(input$confidence, input$correct, input$case_weights,
-    "brier", TRUE
+    "brier", TRUE, sort_threads()
   )
   list(
     x = fit$x, group = match(input$confidence, fit$x),

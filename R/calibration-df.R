@@ -164,7 +164,8 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
     g$cols$confidence, g$cols$correct, g$cols$case_weights,
     c(0, cumsum(as.double(sizes[filled]))),
     kernel, if (is.null(settings$breaks)) double() else settings$breaks,
-    settings$n_bins, settings$z, settings$min_remaining, settings$min_range
+    settings$n_bins, settings$z, settings$min_remaining, settings$min_range,
+    sort_threads(call)
   )
   if (any(res$status != 0)) {
     abort_ding2020(res$status[res$status != 0][1], call)

@@ -329,7 +329,7 @@ calibration_kernel <- function(input, settings, call) {
     input$confidence, input$correct, input$case_weights, kernel,
     if (is.null(settings$breaks)) double() else settings$breaks,
     settings$n_bins, settings$z, settings$min_remaining, settings$min_range,
-    calibration_hist_bins
+    calibration_hist_bins, sort_threads(call)
   )
   if (res$status != 0) abort_ding2020(res$status, call)
   res

@@ -684,6 +684,36 @@ check_threads <- function(threads, arg = rlang::caller_arg(threads),
   as.integer(threads)
 }
 
+# The threads of the one sort behind every metric: the option
+# `aurc.threads` (unset: 1), capped silently at the cores available and
+# OMP_THREAD_LIMIT. Only inputs of 2^17 values or more are sorted on more
+# than one thread; the result never depends on it.
+sort_threads <- function(call = rlang::caller_env()) {
+  opt <- getOption("aurc.threads")
+  if (is.null(opt)) {
+    return(1L)
+  }
+  ok <- is.numeric(opt) && length(opt) == 1 && !is.na(opt) && opt >= 1 &&
+    opt == floor(opt)
+  if (!ok) {
+    abort_aurc(
+      c(
+        "The option {.code aurc.threads} must be a whole number of at least 1.",
+        i = "It is {.obj_type_friendly {opt}}; set it with
+             {.code options(aurc.threads = 2)} or unset it with
+             {.code options(aurc.threads = NULL)}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  caps <- c(
+    parallel::detectCores(),
+    positive_or_na(suppressWarnings(as.numeric(Sys.getenv("OMP_THREAD_LIMIT"))))
+  )
+  caps <- caps[!is.na(caps) & caps >= 1]
+  as.integer(min(c(opt, floor(caps)), 1024))
+}
+
 positive_or_na <- function(x) {
   ok <- is.numeric(x) && length(x) == 1 && !is.na(x) && x >= 1
   if (ok) as.double(x) else NA_real_

@@ -422,7 +422,7 @@ coverage_at_risk_interval <- function(input, risk, estimate, z) {
     as.double(input$score), as.double(input$loss),
     if (is.null(input$case_weights)) double() else
       as.double(input$case_weights),
-    as.double(risk)
+    as.double(risk), sort_threads()
   )
   se <- function(x) {
     influence_std_error(x, input$case_weights, input$strata, input$cluster)

@@ -251,7 +251,7 @@ failure_curve_table <- function(score, failure, case_weights, rows, na_rm,
   areas <- metrics_grouped_impl(
     g$cols$score, g$cols$loss, g$cols$case_weights, offsets,
     c("failure_auroc", "failure_aupr"), "alpha", "trapezoid", "exact", 0.5,
-    0.5
+    0.5, sort_threads()
   )$values
   list(
     gid = run_gid, threshold = s[first],

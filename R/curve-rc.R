@@ -121,7 +121,9 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
   case_weights <- g$cols$case_weights
   n_groups <- length(g$sizes)
   offsets <- c(0, cumsum(as.double(g$sizes)))
-  res <- rc_curve_grouped_impl(g$cols$score, loss, case_weights, offsets)
+  res <- rc_curve_grouped_impl(
+    g$cols$score, loss, case_weights, offsets, sort_threads(call)
+  )
   if (!all(res$n > 0)) {
     abort_aurc(
       c(
@@ -147,7 +149,7 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
   # the areas under both curves of every group, for the legend of the plot
   areas <- metrics_grouped_impl(
     g$cols$score, loss, case_weights, offsets, c("aurc", "augrc"),
-    "alpha", "trapezoid", "exact", 0.5, 0.5
+    "alpha", "trapezoid", "exact", 0.5, 0.5, sort_threads(call)
   )$values
   list(
     curve = curve, oracle = oracle$curve,

@@ -23,7 +23,7 @@ compute_metrics <- function(score, loss, metrics, na_rm, case_weights, call,
   }
   res <- metrics_impl(
     input$score, input$loss, input$case_weights, metrics,
-    estimator, method, optimum, coverage, risk
+    estimator, method, optimum, coverage, risk, sort_threads(call)
   )
   out <- res$values
   for (j in which(is.nan(out))) {

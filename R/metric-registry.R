@@ -201,7 +201,8 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   warn_if_swapped(score, loss, loss_arg, call = call)
 
   g <- group_columns(
-    list(score = score, loss = loss, case_weights = case_weights), rows, na_rm
+    list(score = score, loss = loss, case_weights = case_weights), rows, na_rm,
+    as_double = FALSE
   )
   na_group <- g$na_group
   res <- metrics_grouped_impl(
@@ -212,7 +213,8 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     ),
     opts$estimator, opts$method, opts$optimum,
     if (is.null(opts$coverage)) 0.5 else opts$coverage,
-    if (is.null(opts$risk)) 0.5 else opts$risk
+    if (is.null(opts$risk)) 0.5 else opts$risk,
+    sort_threads(call)
   )
   values <- res$values
   values[na_group, ] <- NA_real_
@@ -238,15 +240,21 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
 }
 
 # Rows ordered by group, with the NA rule of SPEC Sec. 10 applied per group.
-# `cols`: a named list of equal-length vectors (converted to double; an
-# empty `case_weights` means none); `rows`: NULL (one group of all rows) or
-# the row indices of every group. A row missing a value in its first two
-# columns is dropped when `na_rm`; otherwise its whole group is dropped and
-# flagged in `na_group`. `drop_zero_weight`: also drop rows of weight 0.
-# Returns the columns, the group sizes, the group of each row and
-# `na_group`.
-group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE) {
-  cols <- lapply(cols, as.double)
+# `cols`: a named list of equal-length vectors (converted to double unless
+# `as_double = FALSE`; an empty `case_weights` means none); `rows`: NULL
+# (one group of all rows) or the row indices of every group. A row missing a
+# value in its first two columns is dropped when `na_rm`; otherwise its
+# whole group is dropped and flagged in `na_group`. `drop_zero_weight`: also
+# drop rows of weight 0. Returns the columns, the group sizes, the group of
+# each row and `na_group`.
+group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
+                          as_double = TRUE) {
+  # metrics_grouped_impl() reads integer and logical columns itself
+  # (DoubleColumn, src/glue.h): as.double() on 1e7 rows costs a fresh R
+  # vector whose page faults take longer than the sort
+  cols <- lapply(cols, function(x) {
+    if (!as_double && (is.integer(x) || is.logical(x))) x else as.double(x)
+  })
   pick <- function(i) lapply(cols, function(x) if (length(x)) x[i] else x)
   n <- length(cols[[1]])
   sizes <- n

@@ -47,8 +47,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // calibration_bins_impl
-Rcpp::List calibration_bins_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range, double hist_bins);
-RcppExport SEXP _aurc_calibration_bins_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP, SEXP hist_binsSEXP) {
+Rcpp::List calibration_bins_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range, double hist_bins, int threads);
+RcppExport SEXP _aurc_calibration_bins_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP, SEXP hist_binsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
@@ -61,7 +61,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type min_remaining(min_remainingSEXP);
     Rcpp::traits::input_parameter< double >::type min_range(min_rangeSEXP);
     Rcpp::traits::input_parameter< double >::type hist_bins(hist_binsSEXP);
-    rcpp_result_gen = Rcpp::wrap(calibration_bins_impl(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_bins_impl(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -88,8 +89,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // calibration_grouped_impl
-Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range);
-RcppExport SEXP _aurc_calibration_grouped_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP) {
+Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range, int threads);
+RcppExport SEXP _aurc_calibration_grouped_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
@@ -102,13 +103,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type z(zSEXP);
     Rcpp::traits::input_parameter< double >::type min_remaining(min_remainingSEXP);
     Rcpp::traits::input_parameter< double >::type min_range(min_rangeSEXP);
-    rcpp_result_gen = Rcpp::wrap(calibration_grouped_impl(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibration_grouped_impl(confidence, correct, case_weights, offsets, binning, breaks, n_bins, z, min_remaining, min_range, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // corp_impl
-Rcpp::List corp_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& score, bool details);
-RcppExport SEXP _aurc_corp_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP scoreSEXP, SEXP detailsSEXP) {
+Rcpp::List corp_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& score, bool details, int threads);
+RcppExport SEXP _aurc_corp_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP scoreSEXP, SEXP detailsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type confidence(confidenceSEXP);
@@ -116,7 +118,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
     Rcpp::traits::input_parameter< const std::string& >::type score(scoreSEXP);
     Rcpp::traits::input_parameter< bool >::type details(detailsSEXP);
-    rcpp_result_gen = Rcpp::wrap(corp_impl(confidence, correct, case_weights, score, details));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(corp_impl(confidence, correct, case_weights, score, details, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -276,8 +279,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // influence_impl
-Rcpp::List influence_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int n_bins);
-RcppExport SEXP _aurc_influence_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP) {
+Rcpp::List influence_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int n_bins, int threads);
+RcppExport SEXP _aurc_influence_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
@@ -290,7 +293,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
     Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
     Rcpp::traits::input_parameter< int >::type n_bins(n_binsSEXP);
-    rcpp_result_gen = Rcpp::wrap(influence_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(influence_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -307,21 +311,22 @@ BEGIN_RCPP
 END_RCPP
 }
 // coverage_at_risk_interval_impl
-Rcpp::List coverage_at_risk_interval_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, double risk);
-RcppExport SEXP _aurc_coverage_at_risk_interval_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP riskSEXP) {
+Rcpp::List coverage_at_risk_interval_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, double risk, int threads);
+RcppExport SEXP _aurc_coverage_at_risk_interval_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP riskSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
     Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
-    rcpp_result_gen = Rcpp::wrap(coverage_at_risk_interval_impl(score, loss, case_weights, risk));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(coverage_at_risk_interval_impl(score, loss, case_weights, risk, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // metrics_impl
-Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
-RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
+Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int threads);
+RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
@@ -333,17 +338,18 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const std::string& >::type optimum(optimumSEXP);
     Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
     Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
-    rcpp_result_gen = Rcpp::wrap(metrics_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(metrics_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // metrics_grouped_impl
-Rcpp::List metrics_grouped_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk);
-RcppExport SEXP _aurc_metrics_grouped_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP) {
+Rcpp::List metrics_grouped_impl(SEXP score_column, SEXP loss_column, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int threads);
+RcppExport SEXP _aurc_metrics_grouped_impl(SEXP score_columnSEXP, SEXP loss_columnSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type score_column(score_columnSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type loss_column(loss_columnSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
@@ -352,32 +358,35 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const std::string& >::type optimum(optimumSEXP);
     Rcpp::traits::input_parameter< double >::type coverage(coverageSEXP);
     Rcpp::traits::input_parameter< double >::type risk(riskSEXP);
-    rcpp_result_gen = Rcpp::wrap(metrics_grouped_impl(score, loss, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(metrics_grouped_impl(score_column, loss_column, case_weights, offsets, metrics, estimator, method, optimum, coverage, risk, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // rc_curve_impl
-Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights);
-RcppExport SEXP _aurc_rc_curve_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP) {
+Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, int threads);
+RcppExport SEXP _aurc_rc_curve_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
-    rcpp_result_gen = Rcpp::wrap(rc_curve_impl(score, loss, case_weights));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(rc_curve_impl(score, loss, case_weights, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // rc_curve_grouped_impl
-Rcpp::List rc_curve_grouped_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets);
-RcppExport SEXP _aurc_rc_curve_grouped_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP) {
+Rcpp::List rc_curve_grouped_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::NumericVector& offsets, int threads);
+RcppExport SEXP _aurc_rc_curve_grouped_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP offsetsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
-    rcpp_result_gen = Rcpp::wrap(rc_curve_grouped_impl(score, loss, case_weights, offsets));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(rc_curve_grouped_impl(score, loss, case_weights, offsets, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -506,11 +515,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
     {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 1},
-    {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 10},
+    {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 11},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},
-    {"_aurc_calibration_grouped_impl", (DL_FUNC) &_aurc_calibration_grouped_impl, 10},
-    {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 5},
+    {"_aurc_calibration_grouped_impl", (DL_FUNC) &_aurc_calibration_grouped_impl, 11},
+    {"_aurc_corp_impl", (DL_FUNC) &_aurc_corp_impl, 6},
     {"_aurc_corp_refit_impl", (DL_FUNC) &_aurc_corp_refit_impl, 3},
     {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
     {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
@@ -521,13 +530,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},
     {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 6},
-    {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 10},
+    {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 11},
     {"_aurc_influence_se_impl", (DL_FUNC) &_aurc_influence_se_impl, 3},
-    {"_aurc_coverage_at_risk_interval_impl", (DL_FUNC) &_aurc_coverage_at_risk_interval_impl, 4},
-    {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 9},
-    {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 10},
-    {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 3},
-    {"_aurc_rc_curve_grouped_impl", (DL_FUNC) &_aurc_rc_curve_grouped_impl, 4},
+    {"_aurc_coverage_at_risk_interval_impl", (DL_FUNC) &_aurc_coverage_at_risk_interval_impl, 5},
+    {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 10},
+    {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 11},
+    {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 4},
+    {"_aurc_rc_curve_grouped_impl", (DL_FUNC) &_aurc_rc_curve_grouped_impl, 5},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},

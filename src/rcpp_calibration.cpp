@@ -18,13 +18,14 @@ Rcpp::List calibration_bins_impl(const Rcpp::NumericVector& confidence,
                                  const Rcpp::NumericVector& breaks,
                                  double n_bins, double z,
                                  double min_remaining, double min_range,
-                                 double hist_bins) {
+                                 double hist_bins, int threads = 1) {
   const std::size_t n = static_cast<std::size_t>(confidence.size());
   const double* w = optional_ptr(case_weights);
   const bool adaptive = binning == "adaptive" || binning == "ding2020";
   RInterrupt check;
   CalibSorted d;
-  calib_sort(confidence.begin(), correct.begin(), w, n, adaptive, d, check);
+  calib_sort(confidence.begin(), correct.begin(), w, n, adaptive, d, check,
+             threads);
 
   std::vector<std::size_t> ends;
   AdaptiveStatus status = AdaptiveStatus::ok;
@@ -125,7 +126,8 @@ Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
                                     const std::string& binning,
                                     const Rcpp::NumericVector& breaks,
                                     double n_bins, double z,
-                                    double min_remaining, double min_range) {
+                                    double min_remaining, double min_range,
+                                    int threads = 1) {
   const std::size_t n = static_cast<std::size_t>(confidence.size());
   if (static_cast<std::size_t>(correct.size()) != n ||
       (case_weights.size() != 0 &&
@@ -168,7 +170,7 @@ Rcpp::List calibration_grouped_impl(const Rcpp::NumericVector& confidence,
     const double* wg = w ? w + b : nullptr;
     if (len >= kChunk) {
       calib_sort_any(confidence.begin() + b, correct.begin() + b, wg, len,
-                     adaptive, d, check);
+                     adaptive, d, check, threads);
     } else {
       throttled();
       calib_sort_any(confidence.begin() + b, correct.begin() + b, wg, len,

@@ -23,12 +23,13 @@ CorpScore corp_score_arg(const std::string& score) {
 Rcpp::List corp_impl(const Rcpp::NumericVector& confidence,
                      const Rcpp::NumericVector& correct,
                      const Rcpp::NumericVector& case_weights,
-                     const std::string& score, bool details) {
+                     const std::string& score, bool details,
+                     int threads = 1) {
   const std::size_t n = static_cast<std::size_t>(confidence.size());
   RInterrupt check;
   CalibSorted d;
   calib_sort(confidence.begin(), correct.begin(),
-             optional_ptr(case_weights), n, false, d, check);
+             optional_ptr(case_weights), n, false, d, check, threads);
   if (!details) {
     const CorpDecomposition dec =
         corp_decompose_sorted(d.x, d.y, d.w, corp_score_arg(score));

@@ -77,12 +77,13 @@ void canonical_order(const Rcpp::NumericMatrix& score,
                      const Rcpp::NumericVector& loss,
                      const Rcpp::NumericVector& case_weights,
                      const Rcpp::IntegerVector& strata,
-                     const Rcpp::IntegerVector& cluster, Canonical& d) {
+                     const Rcpp::IntegerVector& cluster, Canonical& d,
+                     int threads = 1) {
   const std::size_t n = static_cast<std::size_t>(score.nrow());
   const std::size_t C = static_cast<std::size_t>(score.ncol());
   RInterrupt check;
   Presorted p;
-  presort(score.begin(), n, p, check);
+  presort(score.begin(), n, p, check, threads);
   d.order.swap(p.order);
   d.position.resize(n);
   for (std::size_t k = 0; k < n; ++k) d.position[d.order[k]] = k;
@@ -145,14 +146,16 @@ Rcpp::List ci_bootstrap_impl(
   RInterrupt check;
 
   Canonical d;
-  canonical_order(score, loss, case_weights, strata, cluster, d);
+  canonical_order(score, loss, case_weights, strata, cluster, d, threads);
   const bool need_loss = needs_loss_order(specs);
   const bool need_bins = needs_bins(specs);
   const bool need_cases = needs_cases(specs);
   std::vector<RankingColumn> cols(C);
   for (std::size_t c = 0; c < C; ++c) {
-    prepare_column(d.score.data() + c * n, d.loss.data(), n, cols[c], check);
-    if (need_loss) prepare_loss_order(d.loss.data(), n, cols[c], check);
+    prepare_column(d.score.data() + c * n, d.loss.data(), n, cols[c], check,
+                   threads);
+    if (need_loss)
+      prepare_loss_order(d.loss.data(), n, cols[c], check, threads);
     if (need_bins)
       prepare_bins(d.score.data() + c * n, static_cast<std::size_t>(n_bins),
                    cols[c]);

@@ -17,7 +17,7 @@ Rcpp::List influence_impl(const Rcpp::NumericVector& score,
                           const std::string& estimator,
                           const std::string& method,
                           const std::string& optimum, double coverage,
-                          double risk, int n_bins) {
+                          double risk, int n_bins, int threads = 1) {
   InfluenceOptions o;
   o.estimator = estimator_arg(estimator);
   o.step = method == "step";
@@ -29,7 +29,7 @@ Rcpp::List influence_impl(const Rcpp::NumericVector& score,
   const double* w = optional_ptr(case_weights);
   RInterrupt check;
   InfluenceData d;
-  prepare_influence(score.begin(), loss.begin(), w, n, d, check);
+  prepare_influence(score.begin(), loss.begin(), w, n, d, check, threads);
 
   const R_xlen_t m = metrics.size();
   Rcpp::NumericVector est(m), se(m);
@@ -72,12 +72,12 @@ double influence_se_impl(const Rcpp::NumericVector& influence,
 Rcpp::List coverage_at_risk_interval_impl(const Rcpp::NumericVector& score,
                                           const Rcpp::NumericVector& loss,
                                           const Rcpp::NumericVector& case_weights,
-                                          double risk) {
+                                          double risk, int threads = 1) {
   const std::size_t n = static_cast<std::size_t>(score.size());
   const double* w = optional_ptr(case_weights);
   RInterrupt check;
   InfluenceData d;
-  prepare_influence(score.begin(), loss.begin(), w, n, d, check);
+  prepare_influence(score.begin(), loss.begin(), w, n, d, check, threads);
   GroupInfluence gi;
   excess_group_influence(d.groups, d.N, risk, gi);
   Rcpp::NumericVector h(static_cast<R_xlen_t>(n));

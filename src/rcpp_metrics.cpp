@@ -21,6 +21,7 @@ struct MetricWorkspace {
   SortedLoss sorted, sorted_loss;
   Presorted presorted, presorted_loss;
   GroupVectors by_loss;
+  int threads = 1;  // for the sorts (radix_sort(): large inputs only)
 };
 
 // Groups of equal loss in ascending loss, for the oracle order. 0/1 losses
@@ -43,11 +44,11 @@ void loss_groups(const double* loss, const double* w, std::size_t n,
     return;
   }
   if (!w) {
-    sort_with_loss_any(loss, loss, n, ws.sorted_loss, check);
+    sort_with_loss_any(loss, loss, n, ws.sorted_loss, check, ws.threads);
     collect_groups(ws.sorted_loss, out);
     return;
   }
-  presort_any(loss, n, ws.presorted_loss, check);
+  presort_any(loss, n, ws.presorted_loss, check, ws.threads);
   collect_groups(PresortedGroups{ws.presorted_loss, loss, w}, out);
 }
 
@@ -171,11 +172,11 @@ double evaluate_metrics(const double* score, const double* loss,
                         const MetricRequest& req, MetricWorkspace& ws,
                         Check& check, double* out) {
   if (!w) {
-    sort_with_loss_any(score, loss, len, ws.sorted, check);
+    sort_with_loss_any(score, loss, len, ws.sorted, check, ws.threads);
     return metrics_on(ws.sorted, static_cast<double>(len), loss, w, len, req,
                       ws, check, out);
   }
-  presort_any(score, len, ws.presorted, check);
+  presort_any(score, len, ws.presorted, check, ws.threads);
   double total = 0.0;
   for (std::size_t i = 0; i < len; ++i) total += w[i];
   return metrics_on(PresortedGroups{ws.presorted, loss, w}, total, loss, w,
@@ -186,11 +187,9 @@ double evaluate_metrics(const double* score, const double* loss,
 // from 0 to n, the common length of the columns). Checked before any
 // access.
 std::vector<std::size_t> group_offsets(const Rcpp::NumericVector& offsets,
-                                       const Rcpp::NumericVector& score,
-                                       const Rcpp::NumericVector& loss,
+                                       std::size_t n, std::size_t n_loss,
                                        const Rcpp::NumericVector& weights) {
-  const std::size_t n = static_cast<std::size_t>(score.size());
-  if (static_cast<std::size_t>(loss.size()) != n ||
+  if (n_loss != n ||
       (weights.size() != 0 && static_cast<std::size_t>(weights.size()) != n)) {
     Rcpp::stop("`score`, `loss` and `case_weights` must have the same length");
   }
@@ -224,10 +223,11 @@ Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
                         const std::string& estimator,
                         const std::string& method,
                         const std::string& optimum, double coverage,
-                        double risk) {
+                        double risk, int threads = 1) {
   const MetricRequest req =
       metric_request(metrics, estimator, method, optimum, coverage, risk);
   MetricWorkspace ws;
+  ws.threads = threads;
   RInterrupt check;
   Rcpp::NumericVector out(metrics.size());
   const double achieved = evaluate_metrics(
@@ -243,17 +243,17 @@ Rcpp::List metrics_impl(const Rcpp::NumericVector& score,
 // Returns `values`, a groups x metrics matrix, `achieved_coverage` per group
 // and `empty`.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List metrics_grouped_impl(const Rcpp::NumericVector& score,
-                                const Rcpp::NumericVector& loss,
+Rcpp::List metrics_grouped_impl(SEXP score_column, SEXP loss_column,
                                 const Rcpp::NumericVector& case_weights,
                                 const Rcpp::NumericVector& offsets,
                                 const Rcpp::CharacterVector& metrics,
                                 const std::string& estimator,
                                 const std::string& method,
                                 const std::string& optimum, double coverage,
-                                double risk) {
+                                double risk, int threads = 1) {
+  const DoubleColumn score(score_column), loss(loss_column);
   const std::vector<std::size_t> off =
-      group_offsets(offsets, score, loss, case_weights);
+      group_offsets(offsets, score.size(), loss.size(), case_weights);
   const MetricRequest req =
       metric_request(metrics, estimator, method, optimum, coverage, risk);
   const std::size_t n_groups = off.size() - 1;
@@ -263,6 +263,7 @@ Rcpp::List metrics_grouped_impl(const Rcpp::NumericVector& score,
   Rcpp::LogicalVector empty(n_groups);
   const double* w = optional_ptr(case_weights);
   MetricWorkspace ws;
+  ws.threads = threads;
   std::vector<double> row(m);
   std::size_t calls = 0;
   ThrottledInterrupt throttled{&calls};
@@ -308,12 +309,12 @@ double append_rc_curve(const double* score, const double* loss,
   const std::vector<std::uint64_t>* keys;
   double total = 0.0;
   if (!w) {
-    sort_with_loss_any(score, loss, n, ws.sorted, check);
+    sort_with_loss_any(score, loss, n, ws.sorted, check, ws.threads);
     rc_curve_sums(ws.sorted, sums);
     keys = &ws.sorted.keys;
     total = static_cast<double>(n);
   } else {
-    presort_any(score, n, ws.presorted, check);
+    presort_any(score, n, ws.presorted, check, ws.threads);
     rc_curve_sums(PresortedGroups{ws.presorted, loss, w}, sums);
     keys = &ws.presorted.keys;
     for (std::size_t i = 0; i < n; ++i) total += w[i];
@@ -336,8 +337,10 @@ double append_rc_curve(const double* score, const double* loss,
 // [[Rcpp::export(rng = false)]]
 Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score,
                          const Rcpp::NumericVector& loss,
-                         const Rcpp::NumericVector& case_weights) {
+                         const Rcpp::NumericVector& case_weights,
+                         int threads = 1) {
   MetricWorkspace ws;
+  ws.threads = threads;
   RInterrupt check;
   std::vector<double> thr, acc, los;
   const double total = append_rc_curve(
@@ -356,12 +359,15 @@ Rcpp::List rc_curve_impl(const Rcpp::NumericVector& score,
 Rcpp::List rc_curve_grouped_impl(const Rcpp::NumericVector& score,
                                  const Rcpp::NumericVector& loss,
                                  const Rcpp::NumericVector& case_weights,
-                                 const Rcpp::NumericVector& offsets) {
-  const std::vector<std::size_t> off =
-      group_offsets(offsets, score, loss, case_weights);
+                                 const Rcpp::NumericVector& offsets,
+                                 int threads = 1) {
+  const std::vector<std::size_t> off = group_offsets(
+      offsets, static_cast<std::size_t>(score.size()),
+      static_cast<std::size_t>(loss.size()), case_weights);
   const std::size_t n_groups = off.size() - 1;
   const double* w = optional_ptr(case_weights);
   MetricWorkspace ws;
+  ws.threads = threads;
   std::vector<double> thr, acc, los;
   thr.reserve(static_cast<std::size_t>(score.size()));
   acc.reserve(thr.capacity());

@@ -80,9 +80,9 @@ Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
   std::vector<RankingColumn> cols(C);
   for (std::size_t c = 0; c < C; ++c) {
     prepare_column(score.begin() + c * n, loss.begin() + c * n, n, cols[c],
-                   check);
+                   check, threads);
     if (need_loss)
-      prepare_loss_order(loss.begin() + c * n, n, cols[c], check);
+      prepare_loss_order(loss.begin() + c * n, n, cols[c], check, threads);
   }
   Rcpp::NumericVector out(static_cast<R_xlen_t>(B * C * M));
   out.attr("dim") = Rcpp::IntegerVector::create(

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "interrupt.h"
+#include "memory.h"
 #include "sort.h"
 
 namespace aurc {
@@ -70,33 +71,35 @@ struct CalibSorted {
 template <class Check = NoCheck>
 void calib_sort(const double* conf, const double* correct,
                 const double* weight, std::size_t n, bool descending,
-                CalibSorted& out, Check check = Check()) {
+                CalibSorted& out, Check check = Check(), int threads = 1) {
   const double sgn = descending ? -1.0 : 1.0;
-  std::vector<std::uint64_t> keys(n);
+  std::vector<std::uint64_t> keys;
+  resize_large(keys, n);
   out.descending = descending;
   if (!weight) {
-    out.y.resize(n);
+    resize_large(out.y, n);
     out.w.clear();
     chunked_for(0, n, check, [&](std::size_t i) {
       keys[i] = sortable_key(sgn * conf[i]);
       out.y[i] = correct[i];
     });
-    radix_sort(keys, out.y, check);
+    radix_sort(keys, out.y, check, threads);
   } else {
-    std::vector<std::size_t> order(n);
+    std::vector<std::size_t> order;
+    resize_large(order, n);
     chunked_for(0, n, check, [&](std::size_t i) {
       keys[i] = sortable_key(sgn * conf[i]);
       order[i] = i;
     });
-    radix_sort(keys, order, check);
-    out.y.resize(n);
-    out.w.resize(n);
+    radix_sort(keys, order, check, threads);
+    resize_large(out.y, n);
+    resize_large(out.w, n);
     chunked_for(0, n, check, [&](std::size_t k) {
       out.y[k] = correct[order[k]];
       out.w[k] = weight[order[k]];
     });
   }
-  out.x.resize(n);
+  resize_large(out.x, n);
   chunked_for(0, n, check, [&](std::size_t k) {
     const double v = key_to_double(keys[k]);
     out.x[k] = descending ? (v == 0.0 ? 0.0 : -v) : v;

@@ -126,9 +126,10 @@ struct RankingColumn {
 
 template <class Check = NoCheck>
 void prepare_column(const double* score, const double* loss, std::size_t n,
-                    RankingColumn& col, Check check = Check()) {
+                    RankingColumn& col, Check check = Check(),
+                    int threads = 1) {
   Presorted p;
-  presort(score, n, p, check);
+  presort(score, n, p, check, threads);
   col.loss.resize(n);
   for (std::size_t k = 0; k < n; ++k) col.loss[k] = loss[p.order[k]];
   col.group_end.clear();
@@ -141,7 +142,7 @@ void prepare_column(const double* score, const double* loss, std::size_t n,
 // ascending loss and the ends of the runs of equal loss.
 template <class Check = NoCheck>
 void prepare_loss_order(const double* loss, std::size_t n, RankingColumn& col,
-                        Check check = Check()) {
+                        Check check = Check(), int threads = 1) {
   col.loss_order.clear();
   col.loss_value.clear();
   col.loss_group_end.clear();
@@ -151,7 +152,7 @@ void prepare_loss_order(const double* loss, std::size_t n, RankingColumn& col,
   col.loss_ready = true;
   if (col.binary_loss) return;
   Presorted p;
-  presort(loss, n, p, check);
+  presort(loss, n, p, check, threads);
   for_each_run(p.keys, [&](std::size_t b, std::size_t e) {
     col.loss_value.push_back(loss[p.order[b]]);
     col.loss_group_end.push_back(e);
@@ -567,9 +568,9 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   std::vector<Workspace> work(static_cast<std::size_t>(threads));
   for (Workspace& w : work) {
     if (use_float)
-      w.counts_f.assign(rows * kBlock, 0.0f);
+      assign_large(w.counts_f, rows * kBlock, 0.0f);
     else
-      w.counts.assign(rows * kBlock, 0.0);
+      assign_large(w.counts, rows * kBlock, 0.0);
     w.groups.resize(kBlock);
     w.loss_groups.resize(kBlock);
     w.bins.resize(kBlock);

@@ -143,12 +143,14 @@ struct InfluenceData {
   bool have_loss_groups = false;
   Presorted by_loss;
   GroupVectors loss_groups;
+  int threads = 1;  // for the sorts
 };
 
 template <class Check = NoCheck>
 void prepare_influence(const double* score, const double* loss,
                        const double* weight, std::size_t n, InfluenceData& d,
-                       Check check = Check()) {
+                       Check check = Check(), int threads = 1) {
+  d.threads = threads;
   d.score = score;
   d.loss = loss;
   d.weight = weight;
@@ -160,14 +162,14 @@ void prepare_influence(const double* score, const double* loss,
     N = double(n);
   }
   d.N = N;
-  presort(score, n, d.by_score, check);
+  presort(score, n, d.by_score, check, threads);
   collect_groups(PresortedGroups{d.by_score, loss, weight}, d.groups);
 }
 
 template <class Check = NoCheck>
 void ensure_loss_groups(InfluenceData& d, Check check = Check()) {
   if (d.have_loss_groups) return;
-  presort(d.loss, d.n, d.by_loss, check);
+  presort(d.loss, d.n, d.by_loss, check, d.threads);
   collect_groups(PresortedGroups{d.by_loss, d.loss, d.weight}, d.loss_groups);
   d.have_loss_groups = true;
 }

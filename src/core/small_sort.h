@@ -72,9 +72,9 @@ void sort_keys_any(std::vector<std::uint64_t>& keys,
 // As sort_with_loss() (ties.h).
 template <class Check>
 void sort_with_loss_any(const double* score, const double* loss, std::size_t n,
-                        SortedLoss& out, Check& check) {
+                        SortedLoss& out, Check& check, int threads = 1) {
   if (n > kSmallSort) {
-    sort_with_loss(score, loss, n, out, check);
+    sort_with_loss(score, loss, n, out, check, threads);
     return;
   }
   out.keys.resize(n);
@@ -89,9 +89,9 @@ void sort_with_loss_any(const double* score, const double* loss, std::size_t n,
 // As presort() (ties.h).
 template <class Check>
 void presort_any(const double* score, std::size_t n, Presorted& p,
-                 Check& check) {
+                 Check& check, int threads = 1) {
   if (n > kSmallSort) {
-    presort(score, n, p, check);
+    presort(score, n, p, check, threads);
     return;
   }
   p.keys.resize(n);
@@ -107,9 +107,9 @@ void presort_any(const double* score, std::size_t n, Presorted& p,
 template <class Check>
 void calib_sort_any(const double* conf, const double* correct,
                     const double* weight, std::size_t n, bool descending,
-                    CalibSorted& out, Check& check) {
+                    CalibSorted& out, Check& check, int threads = 1) {
   if (n > kSmallSort) {
-    calib_sort(conf, correct, weight, n, descending, out, check);
+    calib_sort(conf, correct, weight, n, descending, out, check, threads);
     return;
   }
   const double sgn = descending ? -1.0 : 1.0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "interrupt.h"
+#include "memory.h"
 #include "sort.h"
 
 namespace aurc {
@@ -57,14 +58,14 @@ struct Presorted {
 
 template <class Check = NoCheck>
 void presort(const double* score, std::size_t n, Presorted& p,
-             Check check = Check()) {
-  p.keys.resize(n);
-  p.order.resize(n);
+             Check check = Check(), int threads = 1) {
+  resize_large(p.keys, n);
+  resize_large(p.order, n);
   chunked_for(0, n, check, [&](std::size_t i) {
     p.keys[i] = sortable_key(score[i]);
     p.order[i] = i;
   });
-  radix_sort(p.keys, p.order, check);
+  radix_sort(p.keys, p.order, check, threads);
 }
 
 // Group source over a Presorted: value[i] summed with weight[i] (null
@@ -120,14 +121,15 @@ struct SortedLoss {
 
 template <class Check = NoCheck>
 void sort_with_loss(const double* score, const double* loss, std::size_t n,
-                    SortedLoss& out, Check check = Check()) {
-  out.keys.resize(n);
-  out.loss.resize(n);
+                    SortedLoss& out, Check check = Check(),
+                    int threads = 1) {
+  resize_large(out.keys, n);
+  resize_large(out.loss, n);
   chunked_for(0, n, check, [&](std::size_t i) {
     out.keys[i] = sortable_key(score[i]);
     out.loss[i] = loss[i];
   });
-  radix_sort(out.keys, out.loss, check);
+  radix_sort(out.keys, out.loss, check, threads);
 }
 
 // Per-group sums already collected (ascending groups).

@@ -230,6 +230,54 @@ void test_interrupt_hook() {
   CHECK(calls > 3);  // called between chunks of every pass
 }
 
+// The MSD-first sort (n >= kHybridSort) gives the stable ascending order
+// for any thread count: on tied data with negative zeros and infinities,
+// on a dense cluster with a few far outliers (one bucket of more than
+// kBucketLarge keys, sorted by a second MSD-first sort), for both payload
+// kinds; and it checks interrupts between segments.
+void test_radix_sort_threads() {
+  std::mt19937_64 rng(43);
+  std::normal_distribution<double> norm;
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::size_t sizes[] = {aurc::kHybridSort, std::size_t(1) << 17,
+                               std::size_t(300001),
+                               aurc::kBucketLarge + 100000};
+  for (std::size_t n : sizes) {
+    const bool cluster = n > aurc::kBucketLarge;
+    std::vector<double> x(n), l(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (cluster) {
+        x[i] = i % 1000 == 0 ? (i % 2000 == 0 ? 1e300 : -1e300)
+                             : 1.5 + 1e-6 * std::round(norm(rng) * 1e4);
+      } else {
+        x[i] = (i % 3 == 0) ? std::round(norm(rng) * 8) / 4 : norm(rng);
+      }
+      l[i] = double(i);
+    }
+    x[5] = -0.0;
+    x[6] = 0.0;
+    x[7] = inf;
+    x[8] = -inf;
+    std::vector<std::size_t> ref(n);
+    for (std::size_t i = 0; i < n; ++i) ref[i] = i;
+    std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) {
+      return aurc::sortable_key(x[a]) < aurc::sortable_key(x[b]);
+    });
+    for (int threads : {1, 2, 3, 4}) {
+      aurc::Presorted p;
+      int calls = 0;
+      aurc::presort(x.data(), n, p, CountingCheck{&calls}, threads);
+      CHECK(p.order == ref);
+      CHECK(calls > 3);
+      aurc::SortedLoss sl;
+      aurc::sort_with_loss(x.data(), l.data(), n, sl, aurc::NoCheck(), threads);
+      bool same = sl.keys == p.keys;
+      for (std::size_t k = 0; k < n && same; ++k) same = sl.loss[k] == double(ref[k]);
+      CHECK(same);
+    }
+  }
+}
+
 // ---- metrics of Traub et al., curves, scores (issue 3) ----
 
 // Failure AUPR, working points and the curve against brute force on tied,
@@ -1882,6 +1930,7 @@ void test_ci_stream() {
 int main() {
   test_sortable_key();
   test_radix_sort();
+  test_radix_sort_threads();
   test_small_sort();
   test_estimators();
   test_reference_values();
