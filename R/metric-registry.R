@@ -202,7 +202,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
 
   g <- group_columns(
     list(score = score, loss = loss, case_weights = case_weights), rows, na_rm,
-    as_double = FALSE
+    as_double = FALSE, need_gid = FALSE
   )
   na_group <- g$na_group
   res <- metrics_grouped_impl(
@@ -248,7 +248,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
 # drop rows of weight 0. Returns the columns, the group sizes, the group of
 # each row and `na_group`.
 group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
-                          as_double = TRUE) {
+                          as_double = TRUE, need_gid = TRUE) {
   # metrics_grouped_impl() reads integer and logical columns itself
   # (DoubleColumn, src/glue.h): as.double() on 1e7 rows costs a fresh R
   # vector whose page faults take longer than the sort
@@ -264,13 +264,20 @@ group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
     if (!identical(idx, seq_len(n))) cols <- pick(idx)
   }
   n_groups <- length(sizes)
-  gid <- rep.int(seq_len(n_groups), sizes)
+  # one group: no group id per row unless the caller needs it (a vector
+  # of n integers costs a fresh allocation)
+  gid <- if (n_groups > 1 || need_gid) rep.int(seq_len(n_groups), sizes)
   na_group <- logical(n_groups)
   keep <- NULL
   if (anyNA(cols[[1]]) || anyNA(cols[[2]])) {
     bad <- is.na(cols[[1]]) | is.na(cols[[2]])
-    if (!na_rm) na_group[unique(gid[bad])] <- TRUE
-    keep <- !bad & !na_group[gid]
+    if (is.null(gid)) {
+      na_group <- !na_rm
+      keep <- !bad & !na_group
+    } else {
+      if (!na_rm) na_group[unique(gid[bad])] <- TRUE
+      keep <- !bad & !na_group[gid]
+    }
   }
   w <- cols$case_weights
   if (drop_zero_weight && length(w) && any(w == 0)) {
@@ -278,11 +285,12 @@ group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
   }
   if (!is.null(keep)) {
     cols <- pick(keep)
-    gid <- gid[keep]
+    if (!is.null(gid)) gid <- gid[keep]
   }
   list(
-    cols = cols, sizes = tabulate(gid, n_groups), gid = gid,
-    na_group = na_group
+    cols = cols,
+    sizes = if (is.null(gid)) length(cols[[1]]) else tabulate(gid, n_groups),
+    gid = gid, na_group = na_group
   )
 }
 

@@ -31,17 +31,7 @@ void small_sort(std::vector<std::uint64_t>& keys,
                 std::vector<Payload>& payload) {
   const std::size_t n = keys.size();
   if (n <= 32) {
-    for (std::size_t i = 1; i < n; ++i) {
-      const std::uint64_t k = keys[i];
-      const Payload v = payload[i];
-      std::size_t j = i;
-      for (; j > 0 && keys[j - 1] > k; --j) {
-        keys[j] = keys[j - 1];
-        payload[j] = payload[j - 1];
-      }
-      keys[j] = k;
-      payload[j] = v;
-    }
+    insertion_sort(keys.data(), payload.data(), n);
     return;
   }
   std::vector<std::size_t> pos(n);

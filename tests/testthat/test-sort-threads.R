@@ -9,22 +9,19 @@ test_that("two sort threads give the one-thread values", {
   score <- c(stats::runif(n - 2e4), round(stats::rnorm(2e4), 1), -0, 0)
   loss <- stats::rbinom(length(score), 1, 0.3)
   w <- stats::rpois(length(score), 1)
-  one <- withr::with_options(list(aurc.threads = NULL), list(
-    aurc_vec(score, loss),
-    aurc_vec(score, loss, case_weights = w),
-    augrc_vec(score, loss, case_weights = w),
-    selective_metrics_vec(score, loss),
-    ece_vec(pmin(pmax(score, 0), 1), 1 - loss, binning = "equal_mass"),
-    rc_curve(data.frame(s = score, l = loss), s, l)
-  ))
-  two <- withr::with_options(list(aurc.threads = 2), list(
-    aurc_vec(score, loss),
-    aurc_vec(score, loss, case_weights = w),
-    augrc_vec(score, loss, case_weights = w),
-    selective_metrics_vec(score, loss),
-    ece_vec(pmin(pmax(score, 0), 1), 1 - loss, binning = "equal_mass"),
-    rc_curve(data.frame(s = score, l = loss), s, l)
-  ))
+  values <- function(threads) {
+    withr::local_options(aurc.threads = threads)
+    list(
+      aurc_vec(score, loss),
+      aurc_vec(score, loss, case_weights = w),
+      augrc_vec(score, loss, case_weights = w),
+      selective_metrics_vec(score, loss),
+      ece_vec(pmin(pmax(score, 0), 1), 1 - loss, binning = "equal_mass"),
+      rc_curve(data.frame(s = score, l = loss), s, l)
+    )
+  }
+  one <- values(NULL)
+  two <- values(2)
   expect_identical(two, one)
 })
 
