@@ -686,7 +686,7 @@ check_threads <- function(threads, arg = rlang::caller_arg(threads),
 
 # The threads of the one sort behind every metric: the option
 # `aurc.threads` (unset: 1), capped silently at the cores available and
-# OMP_THREAD_LIMIT. Only inputs of 2^17 values or more are sorted on more
+# OMP_THREAD_LIMIT. Only inputs of 2^16 values or more are sorted on more
 # than one thread; the result never depends on it.
 sort_threads <- function(call = rlang::caller_env()) {
   opt <- getOption("aurc.threads")
