@@ -267,18 +267,9 @@ group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
   # one group: no group id per row unless the caller needs it (a vector
   # of n integers costs a fresh allocation)
   gid <- if (n_groups > 1 || need_gid) rep.int(seq_len(n_groups), sizes)
-  na_group <- logical(n_groups)
-  keep <- NULL
-  if (anyNA(cols[[1]]) || anyNA(cols[[2]])) {
-    bad <- is.na(cols[[1]]) | is.na(cols[[2]])
-    if (is.null(gid)) {
-      na_group <- !na_rm
-      keep <- !bad & !na_group
-    } else {
-      if (!na_rm) na_group[unique(gid[bad])] <- TRUE
-      keep <- !bad & !na_group[gid]
-    }
-  }
+  na <- na_rule(cols, gid, n_groups, na_rm)
+  na_group <- na$na_group
+  keep <- na$keep
   w <- cols$case_weights
   if (drop_zero_weight && length(w) && any(w == 0)) {
     keep <- (if (is.null(keep)) TRUE else keep) & w > 0
@@ -292,6 +283,23 @@ group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
     sizes = if (is.null(gid)) length(cols[[1]]) else tabulate(gid, n_groups),
     gid = gid, na_group = na_group
   )
+}
+
+# The NA rule of group_columns(): `na_group` flags the groups with a
+# missing value when `!na_rm`; `keep` (NULL when nothing is missing) the
+# rows left. `gid` NULL means one group.
+na_rule <- function(cols, gid, n_groups, na_rm) {
+  na_group <- logical(n_groups)
+  if (!anyNA(cols[[1]]) && !anyNA(cols[[2]])) {
+    return(list(na_group = na_group, keep = NULL))
+  }
+  bad <- is.na(cols[[1]]) | is.na(cols[[2]])
+  if (is.null(gid)) {
+    na_group <- !na_rm
+    return(list(na_group = na_group, keep = !bad & !na_group))
+  }
+  if (!na_rm) na_group[unique(gid[bad])] <- TRUE
+  list(na_group = na_group, keep = !bad & !na_group[gid])
 }
 
 # ---- the forms --------------------------------------------------------------

@@ -25,7 +25,7 @@ test_that("two sort threads give the one-thread values", {
   expect_identical(two, one)
 })
 
-test_that("the multi-threaded sort path agrees with order() and the literal AURC", {
+test_that("the threaded sort agrees with order() and the literal AURC", {
   set.seed(16)
   n <- 2^16 + 5
   score <- round(stats::rnorm(n), 2)
