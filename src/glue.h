@@ -3,7 +3,7 @@
 #ifndef AURC_GLUE_H
 #define AURC_GLUE_H
 
-#include <RcppArmadillo.h>
+#include <Rcpp.h>
 
 #include <string>
 
