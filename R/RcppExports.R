@@ -9,8 +9,12 @@ aurc_weights_impl <- function(score, case_weights, estimator) {
     .Call(`_aurc_aurc_weights_impl`, score, case_weights, estimator)
 }
 
-first_invalid_loss_impl <- function(loss) {
-    .Call(`_aurc_first_invalid_loss_impl`, loss)
+first_invalid_loss_impl <- function(loss, threads) {
+    .Call(`_aurc_first_invalid_loss_impl`, loss, threads)
+}
+
+any_na_impl <- function(x, threads) {
+    .Call(`_aurc_any_na_impl`, x, threads)
 }
 
 calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads = 1L) {

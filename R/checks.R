@@ -110,10 +110,11 @@ check_case_weights <- function(case_weights, n, call = rlang::caller_env()) {
 }
 
 # Loss: finite and >= 0 where present (NA is handled by `na_rm`).
-check_loss <- function(loss, n, arg = "loss", call = rlang::caller_env()) {
+check_loss <- function(loss, n, arg = "loss", call = rlang::caller_env(),
+                       threads = 1L) {
   check_numeric_vector(loss, arg, allow_logical = TRUE, call = call)
   check_same_length(loss, n, arg, call = call)
-  bad <- first_invalid_loss_impl(loss)
+  bad <- first_invalid_loss_impl(loss, threads)
   if (bad > 0) {
     abort_aurc(
       c(
@@ -151,13 +152,13 @@ check_failure <- function(failure, n, arg = "failure",
 # failure when `binary`) as long as it, case weights, `na_rm`.
 check_metric_columns <- function(score, loss, case_weights, na_rm,
                                  loss_arg = "loss", binary = FALSE,
-                                 call = rlang::caller_env()) {
+                                 call = rlang::caller_env(), threads = 1L) {
   check_numeric_vector(score, "score", call = call)
   n <- length(score)
   if (binary) {
     check_failure(loss, n, loss_arg, call = call)
   } else {
-    check_loss(loss, n, loss_arg, call = call)
+    check_loss(loss, n, loss_arg, call = call, threads = threads)
   }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)

@@ -195,14 +195,15 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
                              na_rm, loss_arg = "loss",
                              call = rlang::caller_env()) {
   binary <- any(vapply(metrics, metric_needs_failure, logical(1), opts))
+  threads <- sort_threads(call)
   check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
-    call = call
+    call = call, threads = threads
   )
   warn_if_swapped(score, loss, loss_arg, call = call)
 
   g <- group_columns(
     list(score = score, loss = loss, case_weights = case_weights), rows, na_rm,
-    as_double = FALSE, need_gid = FALSE
+    as_double = FALSE, need_gid = FALSE, threads = threads
   )
   na_group <- g$na_group
   res <- metrics_grouped_impl(
@@ -214,7 +215,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     opts$estimator, opts$method, opts$optimum,
     if (is.null(opts$coverage)) 0.5 else opts$coverage,
     if (is.null(opts$risk)) 0.5 else opts$risk,
-    sort_threads(call)
+    threads
   )
   values <- res$values
   values[na_group, ] <- NA_real_
@@ -245,10 +246,10 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
 # (one group of all rows) or the row indices of every group. A row missing a
 # value in its first two columns is dropped when `na_rm`; otherwise its
 # whole group is dropped and flagged in `na_group`. `drop_zero_weight`: also
-# drop rows of weight 0. Returns the columns, the group sizes, the group of
-# each row and `na_group`.
+# drop rows of weight 0. `threads`: for the scan for missing values. Returns
+# the columns, the group sizes, the group of each row and `na_group`.
 group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
-                          as_double = TRUE, need_gid = TRUE) {
+                          as_double = TRUE, need_gid = TRUE, threads = 1L) {
   # metrics_grouped_impl() reads integer and logical columns itself
   # (DoubleColumn, src/glue.h): as.double() on 1e7 rows costs a fresh R
   # vector whose page faults take longer than the sort
@@ -267,7 +268,7 @@ group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
   # one group: no group id per row unless the caller needs it (a vector
   # of n integers costs a fresh allocation)
   gid <- if (n_groups > 1 || need_gid) rep.int(seq_len(n_groups), sizes)
-  na <- na_rule(cols, gid, n_groups, na_rm)
+  na <- na_rule(cols, gid, n_groups, na_rm, threads)
   na_group <- na$na_group
   keep <- na$keep
   w <- cols$case_weights
@@ -288,9 +289,9 @@ group_columns <- function(cols, rows, na_rm, drop_zero_weight = FALSE,
 # The NA rule of group_columns(): `na_group` flags the groups with a
 # missing value when `!na_rm`; `keep` (NULL when nothing is missing) the
 # rows left. `gid` NULL means one group.
-na_rule <- function(cols, gid, n_groups, na_rm) {
+na_rule <- function(cols, gid, n_groups, na_rm, threads = 1L) {
   na_group <- logical(n_groups)
-  if (!anyNA(cols[[1]]) && !anyNA(cols[[2]])) {
+  if (!any_na(cols[[1]], threads) && !any_na(cols[[2]], threads)) {
     return(list(na_group = na_group, keep = NULL))
   }
   bad <- is.na(cols[[1]]) | is.na(cols[[2]])
@@ -300,6 +301,16 @@ na_rule <- function(cols, gid, n_groups, na_rm) {
   }
   if (!na_rm) na_group[unique(gid[bad])] <- TRUE
   list(na_group = na_group, keep = !bad & !na_group[gid])
+}
+
+# anyNA() of a numeric or logical vector, on `threads` threads when long
+# (src/core/scan.h).
+any_na <- function(x, threads = 1L) {
+  if (is.double(x) || is.integer(x) || is.logical(x)) {
+    any_na_impl(x, threads)
+  } else {
+    anyNA(x)
+  }
 }
 
 # ---- the forms --------------------------------------------------------------

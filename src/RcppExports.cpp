@@ -37,12 +37,24 @@ BEGIN_RCPP
 END_RCPP
 }
 // first_invalid_loss_impl
-double first_invalid_loss_impl(SEXP loss);
-RcppExport SEXP _aurc_first_invalid_loss_impl(SEXP lossSEXP) {
+double first_invalid_loss_impl(SEXP loss, int threads);
+RcppExport SEXP _aurc_first_invalid_loss_impl(SEXP lossSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type loss(lossSEXP);
-    rcpp_result_gen = Rcpp::wrap(first_invalid_loss_impl(loss));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(first_invalid_loss_impl(loss, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// any_na_impl
+bool any_na_impl(SEXP x, int threads);
+RcppExport SEXP _aurc_any_na_impl(SEXP xSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(any_na_impl(x, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -514,7 +526,8 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
-    {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 1},
+    {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 2},
+    {"_aurc_any_na_impl", (DL_FUNC) &_aurc_any_na_impl, 2},
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 11},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},

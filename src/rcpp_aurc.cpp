@@ -2,6 +2,7 @@
 // the kernels in core/. Inputs are validated (and NA removed) in R first.
 #include "glue.h"
 #include "core/aurc.h"
+#include "core/scan.h"
 
 using namespace aurc;
 
@@ -49,21 +50,26 @@ Rcpp::NumericVector aurc_weights_impl(const Rcpp::NumericVector& score,
 
 // 1-based position of the first loss that is present but negative or
 // infinite, 0 if there is none. Reads doubles, integers and logicals
-// without copying.
+// without copying; long columns are scanned on `threads` threads.
 // [[Rcpp::export(rng = false)]]
-double first_invalid_loss_impl(SEXP loss) {
-  const R_xlen_t n = Rf_xlength(loss);
+double first_invalid_loss_impl(SEXP loss, int threads) {
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(loss));
+  std::size_t bad = n;
   if (TYPEOF(loss) == REALSXP) {
-    const double* x = REAL(loss);
-    for (R_xlen_t i = 0; i < n; ++i) {
-      if (std::isnan(x[i])) continue;
-      if (x[i] < 0.0 || std::isinf(x[i])) return static_cast<double>(i + 1);
-    }
+    bad = first_invalid_loss(REAL(loss), n, threads);
   } else if (TYPEOF(loss) == INTSXP || TYPEOF(loss) == LGLSXP) {
     const int* x = TYPEOF(loss) == INTSXP ? INTEGER(loss) : LOGICAL(loss);
-    for (R_xlen_t i = 0; i < n; ++i) {
-      if (x[i] != NA_INTEGER && x[i] < 0) return static_cast<double>(i + 1);
-    }
+    bad = first_invalid_loss(x, n, NA_INTEGER, threads);
   }
-  return 0.0;
+  return bad == n ? 0.0 : static_cast<double>(bad + 1);
+}
+
+// anyNA() of a double, integer or logical vector on `threads` threads.
+// [[Rcpp::export(rng = false)]]
+bool any_na_impl(SEXP x, int threads) {
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(x));
+  if (TYPEOF(x) == REALSXP) return any_nan(REAL(x), n, threads);
+  if (TYPEOF(x) == INTSXP) return any_equal(INTEGER(x), n, NA_INTEGER, threads);
+  if (TYPEOF(x) == LGLSXP) return any_equal(LOGICAL(x), n, NA_LOGICAL, threads);
+  return false;
 }

@@ -21,6 +21,7 @@
 #include "core/wilcoxon.h"
 #include "core/binning.h"
 #include "core/small_sort.h"
+#include "core/scan.h"
 #include "core/pav.h"
 #include "core/smooth_ece.h"
 #include "core/influence.h"
@@ -1378,6 +1379,48 @@ void test_ci_engine() {
 
 // The small-input sorts give exactly the radix sort's order (both stable),
 // ties and -0/+0 included, at every size up to and past kSmallSort.
+// The validation scans: the first invalid position and the NA flag do not
+// depend on the thread count, wherever the bad element sits (first, last,
+// at a slice boundary, several in different slices).
+void test_scan() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const int na = std::numeric_limits<int>::min();
+  const std::size_t sizes[] = {5, aurc::kParallelScan, 300001};
+  for (std::size_t n : sizes) {
+    const std::size_t spots[] = {0, n / 2, n / 3, n / 4 + 1, n - 1};
+    for (int threads = 1; threads <= 4; ++threads) {
+      std::vector<double> x(n, 0.5);
+      std::vector<int> k(n, 1);
+      CHECK(aurc::first_invalid_loss(x.data(), n, threads) == n);
+      CHECK(!aurc::any_nan(x.data(), n, threads));
+      CHECK(aurc::first_invalid_loss(k.data(), n, na, threads) == n);
+      CHECK(!aurc::any_equal(k.data(), n, na, threads));
+      // missing values are not invalid losses
+      x[n / 3] = nan;
+      k[n / 3] = na;
+      CHECK(aurc::any_nan(x.data(), n, threads));
+      CHECK(aurc::any_equal(k.data(), n, na, threads));
+      CHECK(aurc::first_invalid_loss(x.data(), n, threads) == n);
+      CHECK(aurc::first_invalid_loss(k.data(), n, na, threads) == n);
+      for (std::size_t at : spots) {
+        std::vector<double> y(n, 1.0);
+        std::vector<int> j(n, 0);
+        y[at] = (at % 2) ? -0.25 : inf;
+        j[at] = -1;
+        // a later bad element in another slice must not win
+        if (at + n / 2 < n) {
+          y[at + n / 2] = -inf;
+          j[at + n / 2] = -7;
+        }
+        CHECK(aurc::first_invalid_loss(y.data(), n, threads) == at);
+        CHECK(aurc::first_invalid_loss(j.data(), n, na, threads) == at);
+        CHECK(!aurc::any_nan(y.data(), n, threads));
+      }
+    }
+  }
+}
+
 void test_small_sort() {
   std::mt19937 rng(12);
   std::uniform_int_distribution<int> grid(-6, 6);
@@ -1931,6 +1974,7 @@ int main() {
   test_sortable_key();
   test_radix_sort();
   test_radix_sort_threads();
+  test_scan();
   test_small_sort();
   test_estimators();
   test_reference_values();

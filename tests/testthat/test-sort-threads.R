@@ -63,6 +63,42 @@ test_that("integer and logical losses give the values of double losses", {
   )
 })
 
+test_that("the threaded column scans find NA and invalid losses", {
+  set.seed(18)
+  n <- 2^17 + 3
+  score <- stats::runif(n)
+  loss <- stats::rbinom(n, 1, 0.3)
+  for (threads in list(NULL, 2)) {
+    withr::local_options(aurc.threads = threads)
+    # missing values anywhere, in either column, of every type
+    for (at in c(1, n %/% 2, n %/% 2 + 1, n)) {
+      s <- score
+      s[at] <- NA
+      expect_identical(aurc_vec(s, loss), NA_real_)
+      expect_identical(
+        aurc_vec(s, loss, na_rm = TRUE), aurc_vec(score[-at], loss[-at])
+      )
+      l <- as.integer(loss)
+      l[at] <- NA
+      expect_identical(augrc_vec(score, l), NA_real_)
+      l <- as.logical(loss)
+      l[at] <- NA
+      expect_identical(augrc_vec(score, l), NA_real_)
+    }
+    # the first invalid loss is named, whichever slice it is in
+    for (at in c(n %/% 2 + 1, n)) {
+      l <- as.double(loss)
+      l[c(at, n - (n - at) %/% 2)] <- c(-1, Inf)
+      err <- expect_error(aurc_vec(score, l), class = "aurc_error_value")
+      expect_match(conditionMessage(err), paste("Element", at, "is"))
+      li <- as.integer(loss)
+      li[at] <- -3L
+      err <- expect_error(aurc_vec(score, li), class = "aurc_error_value")
+      expect_match(conditionMessage(err), paste("Element", at, "is"))
+    }
+  }
+})
+
 test_that("a bad aurc.threads option is a classed error", {
   withr::local_options(aurc.threads = "two")
   expect_error(aurc_vec(c(0.9, 0.1), c(0, 1)), class = "aurc_error_value")
