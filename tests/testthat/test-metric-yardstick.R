@@ -134,11 +134,20 @@ test_that("metric_set() on grouped data, next to roc_auc", {
   expect_equal(pick("roc_auc"),
     yardstick::roc_auc(gdf, truth, .pred_a:.pred_c, case_weights = w)$.estimate
   )
-  # a yardstick averaging estimator is ignored by ours, with a warning
-  expect_warning(
+  # a yardstick averaging estimator is ignored by ours, with one warning for
+  # each metric that would otherwise take it (the tweaked one has its own)
+  seen <- character()
+  withCallingHandlers(
     ms(gdf, truth, .pred_a:.pred_c, estimator = "macro"),
-    class = "aurc_warning_ignored"
+    warning = function(w) {
+      expect_s3_class(w, "aurc_warning_ignored")
+      seen[[length(seen) + 1]] <<- sub("`([a-z_]+)\\(\\)`.*", "\\1",
+        conditionMessage(w)
+      )
+      invokeRestart("muffleWarning")
+    }
   )
+  expect_setequal(seen, c("aurc_prob", "augrc_prob", "failure_auroc_prob"))
 })
 
 test_that("two classes: one column is the event_level class", {
