@@ -133,8 +133,12 @@ holm_impl <- function(p) {
     .Call(`_aurc_holm_impl`, p)
 }
 
-scores_impl <- function(x, dims, type, logits, temperature, p_norm) {
-    .Call(`_aurc_scores_impl`, x, dims, type, logits, temperature, p_norm)
+scores_impl <- function(x, type, logits, temperature, p_norm) {
+    .Call(`_aurc_scores_impl`, x, type, logits, temperature, p_norm)
+}
+
+scores_members_impl <- function(x, dims, type, logits, temperature) {
+    .Call(`_aurc_scores_members_impl`, x, dims, type, logits, temperature)
 }
 
 losses_impl <- function(x, labels, type, logits, temperature) {

@@ -361,7 +361,7 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
   if (any(ok)) {
     p <- estimate[ok, , drop = FALSE]
     check_probs(p, arg = "...", call = call)
-    score[ok] <- scores_impl(p, as.integer(dim(p)), score_type, FALSE, 1, 2)
+    score[ok] <- scores_impl(p, score_type, FALSE, 1, 2)
     top <- max.col(p, ties.method = "first")
     loss[ok] <- as.double(top != as.integer(truth[ok]))
   }

@@ -115,9 +115,12 @@ confidence_score <- function(x, type = "msp", from = "logits", ...,
   }
   if (from == "probs") check_probs(x) else warn_if_probs_as_logits(x)
   storage.mode(x) <- "double"
-  scores_impl(x, as.integer(d), type, from == "logits", temperature,
-    as.double(p)
-  )
+  if (members) {
+    return(scores_members_impl(x, as.integer(d), type, from == "logits",
+      temperature
+    ))
+  }
+  scores_impl(x, type, from == "logits", temperature, as.double(p))
 }
 
 score_types <- c(

@@ -482,8 +482,22 @@ BEGIN_RCPP
 END_RCPP
 }
 // scores_impl
-Rcpp::NumericVector scores_impl(const Rcpp::NumericVector& x, const Rcpp::IntegerVector& dims, const std::string& type, bool logits, double temperature, double p_norm);
-RcppExport SEXP _aurc_scores_impl(SEXP xSEXP, SEXP dimsSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP, SEXP p_normSEXP) {
+Rcpp::NumericVector scores_impl(const arma::mat& x, const std::string& type, bool logits, double temperature, double p_norm);
+RcppExport SEXP _aurc_scores_impl(SEXP xSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP, SEXP p_normSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const arma::mat& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< bool >::type logits(logitsSEXP);
+    Rcpp::traits::input_parameter< double >::type temperature(temperatureSEXP);
+    Rcpp::traits::input_parameter< double >::type p_norm(p_normSEXP);
+    rcpp_result_gen = Rcpp::wrap(scores_impl(x, type, logits, temperature, p_norm));
+    return rcpp_result_gen;
+END_RCPP
+}
+// scores_members_impl
+Rcpp::NumericVector scores_members_impl(const Rcpp::NumericVector& x, const Rcpp::IntegerVector& dims, const std::string& type, bool logits, double temperature);
+RcppExport SEXP _aurc_scores_members_impl(SEXP xSEXP, SEXP dimsSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type x(xSEXP);
@@ -491,17 +505,16 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const std::string& >::type type(typeSEXP);
     Rcpp::traits::input_parameter< bool >::type logits(logitsSEXP);
     Rcpp::traits::input_parameter< double >::type temperature(temperatureSEXP);
-    Rcpp::traits::input_parameter< double >::type p_norm(p_normSEXP);
-    rcpp_result_gen = Rcpp::wrap(scores_impl(x, dims, type, logits, temperature, p_norm));
+    rcpp_result_gen = Rcpp::wrap(scores_members_impl(x, dims, type, logits, temperature));
     return rcpp_result_gen;
 END_RCPP
 }
 // losses_impl
-Rcpp::NumericVector losses_impl(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& labels, const std::string& type, bool logits, double temperature);
+Rcpp::NumericVector losses_impl(const arma::mat& x, const Rcpp::IntegerVector& labels, const std::string& type, bool logits, double temperature);
 RcppExport SEXP _aurc_losses_impl(SEXP xSEXP, SEXP labelsSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type x(xSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type labels(labelsSEXP);
     Rcpp::traits::input_parameter< const std::string& >::type type(typeSEXP);
     Rcpp::traits::input_parameter< bool >::type logits(logitsSEXP);
@@ -511,11 +524,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // mean_nll_impl
-double mean_nll_impl(const Rcpp::NumericMatrix& logits, const Rcpp::IntegerVector& labels, double temperature);
+double mean_nll_impl(const arma::mat& logits, const Rcpp::IntegerVector& labels, double temperature);
 RcppExport SEXP _aurc_mean_nll_impl(SEXP logitsSEXP, SEXP labelsSEXP, SEXP temperatureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type logits(logitsSEXP);
+    Rcpp::traits::input_parameter< const arma::mat& >::type logits(logitsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type labels(labelsSEXP);
     Rcpp::traits::input_parameter< double >::type temperature(temperatureSEXP);
     rcpp_result_gen = Rcpp::wrap(mean_nll_impl(logits, labels, temperature));
@@ -557,7 +570,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
     {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
     {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},
-    {"_aurc_scores_impl", (DL_FUNC) &_aurc_scores_impl, 6},
+    {"_aurc_scores_impl", (DL_FUNC) &_aurc_scores_impl, 5},
+    {"_aurc_scores_members_impl", (DL_FUNC) &_aurc_scores_members_impl, 5},
     {"_aurc_losses_impl", (DL_FUNC) &_aurc_losses_impl, 5},
     {"_aurc_mean_nll_impl", (DL_FUNC) &_aurc_mean_nll_impl, 3},
     {NULL, NULL, 0}

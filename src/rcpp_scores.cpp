@@ -1,6 +1,13 @@
 // R glue for confidence scores and losses from model outputs (SPEC Sec. 5).
 // The matrix or array is read in place (column-major, as R stores it);
-// inputs are validated in R first.
+// inputs are validated in R first. An n x K matrix of logits or
+// probabilities arrives as an Armadillo matrix: `const arma::mat&` wraps
+// R's memory without a copy, and the kernels in core/ read its column-major
+// storage (memptr(), n_rows, n_cols). This is the one glue file that
+// includes RcppArmadillo.h; the others include Rcpp.h only, which compiles
+// in about half the time.
+#include <RcppArmadillo.h>
+
 #include "glue.h"
 #include "core/scores.h"
 
@@ -30,44 +37,47 @@ Loss loss_arg(const std::string& name) {
 
 }  // namespace
 
-// x: n x K matrix (dims given), or S x n x K array when members > 0.
+// x: n x K matrix.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericVector scores_impl(const Rcpp::NumericVector& x,
-                                const Rcpp::IntegerVector& dims,
-                                const std::string& type, bool logits,
-                                double temperature, double p_norm) {
-  const Score s = score_arg(type);
-  RInterrupt check;
-  if (dims.size() == 3) {
-    const std::size_t S = dims[0], n = dims[1], K = dims[2];
-    Rcpp::NumericVector out(static_cast<R_xlen_t>(n));
-    scores_members(x.begin(), S, n, K, s, logits, temperature, out.begin(),
-                   check);
-    return out;
-  }
-  const std::size_t n = dims[0], K = dims[1];
+Rcpp::NumericVector scores_impl(const arma::mat& x, const std::string& type,
+                                bool logits, double temperature,
+                                double p_norm) {
+  const std::size_t n = x.n_rows, K = x.n_cols;
   Rcpp::NumericVector out(static_cast<R_xlen_t>(n));
-  scores_matrix(x.begin(), n, K, s, logits, temperature, p_norm, out.begin(),
-                check);
+  scores_matrix(x.memptr(), n, K, score_arg(type), logits, temperature, p_norm,
+                out.begin(), RInterrupt());
+  return out;
+}
+
+// x: S x n x K array of ensemble members' outputs (dims given).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector scores_members_impl(const Rcpp::NumericVector& x,
+                                        const Rcpp::IntegerVector& dims,
+                                        const std::string& type, bool logits,
+                                        double temperature) {
+  const std::size_t S = dims[0], n = dims[1], K = dims[2];
+  Rcpp::NumericVector out(static_cast<R_xlen_t>(n));
+  scores_members(x.begin(), S, n, K, score_arg(type), logits, temperature,
+                 out.begin(), RInterrupt());
   return out;
 }
 
 // labels: 0-based class index per row.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericVector losses_impl(const Rcpp::NumericMatrix& x,
+Rcpp::NumericVector losses_impl(const arma::mat& x,
                                 const Rcpp::IntegerVector& labels,
                                 const std::string& type, bool logits,
                                 double temperature) {
-  const std::size_t n = x.nrow(), K = x.ncol();
+  const std::size_t n = x.n_rows, K = x.n_cols;
   Rcpp::NumericVector out(static_cast<R_xlen_t>(n));
-  losses_matrix(x.begin(), n, K, labels.begin(), loss_arg(type), logits,
+  losses_matrix(x.memptr(), n, K, labels.begin(), loss_arg(type), logits,
                 temperature, out.begin(), RInterrupt());
   return out;
 }
 
 // [[Rcpp::export(rng = false)]]
-double mean_nll_impl(const Rcpp::NumericMatrix& logits,
+double mean_nll_impl(const arma::mat& logits,
                      const Rcpp::IntegerVector& labels, double temperature) {
-  return mean_nll(logits.begin(), logits.nrow(), logits.ncol(),
+  return mean_nll(logits.memptr(), logits.n_rows, logits.n_cols,
                   labels.begin(), temperature);
 }
