@@ -135,7 +135,10 @@
 #'   `.conf_level` and `.method` (`"analytic"` or `"bootstrap_<type>"`):
 #'   one row per metric (and group). Where a metric is undefined for the data
 #'   (one class, nothing left) the row is `NA` with the metric's classed
-#'   warning.
+#'   warning. With `method = "bootstrap"`, the result of `selective_ci_vec()`
+#'   carries the replicate values as the attribute `"replicates"`: a
+#'   `times x metric` matrix (`NA` where a replicate leaves a metric
+#'   undefined), so further intervals or a histogram need no second run.
 #' @seealso [influence_functions] for the derivations, [compare_scores()]
 #'   for paired differences of two or more scores.
 #' @examples
@@ -544,8 +547,13 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL) {
   )
   if (length(scores) > 1) return(res)
   est <- ci_undefined(spec$metrics, as.numeric(res$estimate[1, ]), call)
-  ci_table(
+  out <- ci_table(
     spec, est, as.numeric(res$lower[1, ]), as.numeric(res$upper[1, ]),
     as.numeric(res$std_error[1, ])
   )
+  # the replicate values (times x metric), for other intervals or plots
+  attr(out, "replicates") <- matrix(res$replicates[, 1, ],
+    nrow = dim(res$replicates)[1], dimnames = list(NULL, spec$metrics)
+  )
+  out
 }

@@ -22,8 +22,10 @@
 #   also the failure AUROC, failure AUPR, E-AUGRC and ECE (10 equal-width
 #   bins, confidence = pnorm(z)).
 # * Methods: "analytic" always; the bootstrap types ("percentile", "bca",
-#   "normal", `boot_times` replicates each) only when the package has its
-#   bootstrap engine (aurc:::ci_bootstrap) and `run_bootstrap` is TRUE.
+#   "normal") when `run_bootstrap` is TRUE: one set of `boot_times`
+#   replicates per data set and estimator gives all three (the BCa interval
+#   from selective_ci_vec(), the other two from its "replicates"
+#   attribute).
 #
 # Output columns: model, loss, ties, n, metric, estimator, method, reps
 # (data sets with a finite interval), missing (data sets without one),
@@ -107,33 +109,63 @@ risk_of <- function(model) {
   if (models[[model]]$loss == "0/1") 0.15 else 0.2
 }
 
+# Evaluates `expr` with the RNG seeded by `seed` and restores the RNG state
+# afterwards: the bootstrap draws then leave the stream of data sets as it
+# is without them, so the analytic rows do not depend on `run_bootstrap`.
+with_own_seed <- function(seed, expr) {
+  old <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
+  on.exit(assign(".Random.seed", old, envir = globalenv()))
+  set.seed(seed)
+  expr
+}
+
 # every interval on one data set: a data frame (metric, estimator, method,
 # estimate, lower, upper, std_error)
-intervals <- function(model, d, methods) {
+intervals <- function(model, d, methods, boot_seed) {
   st <- settings(model)
   parts <- list()
+  add <- function(metric, est, meth, estimate, lower, upper, se) {
+    parts[[length(parts) + 1]] <<- data.frame(
+      metric = metric, estimator = est, method = meth, estimate = estimate,
+      lower = lower, upper = upper, std_error = se
+    )
+  }
   for (est in unique(st$estimator)) {
     m <- st$metric[st$estimator == est]
-    for (meth in methods) {
-      res <- if (meth == "analytic") {
-        suppressWarnings(selective_ci_vec(
-          d$score, d$loss,
-          metrics = m, estimator = est, coverage = 0.7,
-          risk = risk_of(model)
-        ))
+    res <- suppressWarnings(selective_ci_vec(
+      d$score, d$loss,
+      metrics = m, estimator = est, coverage = 0.7, risk = risk_of(model)
+    ))
+    add(res$.metric, est, "analytic", res$.estimate, res$.lower, res$.upper,
+      res$.std_error
+    )
+    if (!"bca" %in% methods) next
+    # one set of replicates serves the three bootstrap types: the BCa
+    # interval from selective_ci_vec(), the percentile and normal intervals
+    # from its replicates by the same rules as the package
+    res <- with_own_seed(boot_seed, suppressWarnings(selective_ci_vec(
+      d$score, d$loss,
+      metrics = m, estimator = est, coverage = 0.7, risk = risk_of(model),
+      method = "bootstrap", type = "bca", times = boot_times
+    )))
+    add(res$.metric, est, "bca", res$.estimate, res$.lower, res$.upper,
+      res$.std_error
+    )
+    reps <- attr(res, "replicates")
+    for (j in seq_along(m)) {
+      t <- reps[, j]
+      t <- t[is.finite(t)]
+      t0 <- res$.estimate[j]
+      ok <- is.finite(t0) && length(t) >= 2
+      se <- if (ok) stats::sd(t) else NA_real_
+      q <- if (ok) {
+        stats::quantile(t, c(0.025, 0.975), type = 7, names = FALSE)
       } else {
-        suppressWarnings(selective_ci_vec(
-          d$score, d$loss,
-          metrics = m, estimator = est, coverage = 0.7,
-          risk = risk_of(model), method = "bootstrap", type = meth,
-          times = boot_times
-        ))
+        c(NA_real_, NA_real_)
       }
-      parts[[length(parts) + 1]] <- data.frame(
-        metric = res$.metric, estimator = est, method = meth,
-        estimate = res$.estimate, lower = res$.lower, upper = res$.upper,
-        std_error = res$.std_error
-      )
+      add(m[j], est, "percentile", t0, q[1], q[2], se)
+      z <- stats::qnorm(0.975)
+      add(m[j], est, "normal", t0, t0 - z * se, t0 + z * se, se)
     }
   }
   do.call(rbind, parts)
@@ -162,12 +194,7 @@ population <- function(model) {
   cbind(st, population = vals)
 }
 
-has_boot <- is.function(get0("ci_bootstrap", asNamespace("aurc"),
-  inherits = FALSE
-))
-methods <- c("analytic", if (has_boot && run_bootstrap) {
-  c("percentile", "bca", "normal")
-})
+methods <- c("analytic", if (run_bootstrap) c("percentile", "bca", "normal"))
 
 for (model in run_models) {
   results <- list()
@@ -177,7 +204,9 @@ for (model in run_models) {
     set.seed(seed + 100 * match(model, all_models) + n)
     runs <- vector("list", reps)
     for (r in seq_len(reps)) {
-      runs[[r]] <- cbind(rep = r, intervals(model, draw(model, n), methods))
+      runs[[r]] <- cbind(rep = r, intervals(model, draw(model, n), methods,
+        boot_seed = seed + 1e6 * match(model, all_models) + 10 * n + r
+      ))
     }
     all <- do.call(rbind, runs)
     all <- merge(all, pop, by = c("metric", "estimator"))

@@ -47,6 +47,37 @@ test_that("the table has the documented columns, one row per metric", {
   expect_equal(all$.estimator, ref$.estimator)
 })
 
+test_that("a bootstrap result carries its replicates", {
+  set.seed(23)
+  s <- round(rnorm(150), 1)
+  f <- rbinom(150, 1, plogis(-1 - s))
+  idx <- matrix(sample.int(150, 40 * 150, replace = TRUE), 40)
+  ci <- selective_ci_vec(s, f, metrics = c("aurc", "failure_auroc"),
+    method = "bootstrap", indices = idx
+  )
+  reps <- attr(ci, "replicates")
+  expect_identical(dim(reps), c(40L, 2L))
+  expect_identical(colnames(reps), c("aurc", "failure_auroc"))
+  # each replicate is the metric on its resampled rows
+  for (b in c(1, 17, 40)) {
+    expect_equal(unname(reps[b, "aurc"]), aurc_vec(s[idx[b, ]], f[idx[b, ]]),
+      tolerance = 1e-12
+    )
+    expect_equal(unname(reps[b, "failure_auroc"]),
+      failure_auroc_vec(s[idx[b, ]], f[idx[b, ]]),
+      tolerance = 1e-12
+    )
+  }
+  # the percentile interval and the standard error are theirs
+  for (m in 1:2) {
+    expect_equal(c(ci$.lower[m], ci$.upper[m]),
+      unname(stats::quantile(reps[, m], c(0.025, 0.975), type = 7))
+    )
+    expect_equal(ci$.std_error[m], stats::sd(reps[, m]))
+  }
+  expect_null(attr(selective_ci_vec(s, f), "replicates"))
+})
+
 test_that("grouped data frames give one row per group and metric", {
   set.seed(23)
   df <- data.frame(
