@@ -480,9 +480,11 @@ ci_check_influence_one <- function(el, j, metrics, n, call) {
   }
   for (m in intersect(names(el), metrics)) {
     v <- el[[m]]
-    if (!is.numeric(v) || length(v) != n || any(!is.finite(v))) {
+    # NA/NaN: the influence function is undefined there (the BCa interval
+    # is NA, with a classed warning); infinite values are an error
+    if (!is.numeric(v) || length(v) != n || any(is.infinite(v))) {
       abort_aurc(
-        "{.arg influence[[{j}]]${m}} must be {n} finite numbers.",
+        "{.arg influence[[{j}]]${m}} must be {n} finite numbers or NA.",
         class = "aurc_error_value", call = call
       )
     }
@@ -500,9 +502,24 @@ ci_needs_jackknife <- function(input) {
   FALSE
 }
 
+# Whether the jackknife (one deletion per unit, each over all rows) is
+# within ci_jackknife_max_work. `input`: the list of ci_bootstrap_input()
+# or of ci_input() (rows `n`, or the length of `score`; `cluster`).
+ci_jackknife_affordable <- function(input) {
+  n <- if (!is.null(input$n)) input$n else length(input$score)
+  units <- if (!is.null(input$n_clusters) && input$n_clusters > 0) {
+    input$n_clusters
+  } else if (length(input$cluster) && is.null(input$n_clusters)) {
+    length(unique(input$cluster))
+  } else {
+    n
+  }
+  units * n <= ci_jackknife_max_work
+}
+
 ci_check_jackknife_size <- function(input, call) {
   units <- if (input$n_clusters > 0) input$n_clusters else input$n
-  if (units * input$n > ci_jackknife_max_work) {
+  if (!ci_jackknife_affordable(input)) {
     abort_aurc(
       c(
         "{.code type = \"bca\"} needs influence values for data this large.",

@@ -532,10 +532,19 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL) {
       res <- metric_influence_many(s, input$loss, input$case_weights,
         with_if, ci_options(spec)
       )
-      stats::setNames(
+      out <- stats::setNames(
         lapply(seq_along(with_if), function(j) res$influence[, j]),
         with_if
       )
+      # where a metric's influence function is undefined on these data
+      # (e.g. coverage at risk with no threshold at the risk), its
+      # acceleration comes from the jackknife when that is affordable;
+      # otherwise its BCa interval is NA with a classed warning
+      undefined <- vapply(out, function(v) anyNA(v), logical(1))
+      if (any(undefined) && ci_jackknife_affordable(input)) {
+        out <- out[!undefined]
+      }
+      out
     })
   }
   res <- ci_bootstrap(

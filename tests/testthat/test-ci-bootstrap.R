@@ -398,6 +398,56 @@ test_that("p-values of paired differences hold their level under H0", {
   expect_lt(abs(mean(p <= 0.5) - 0.5), 0.11) # sd 3.5 %
 })
 
+test_that("BCa where a metric's influence function is undefined", {
+  # the 76th data set of the coverage study's binary model at n = 100:
+  # coverage at risk 0.15 has an estimate (0.54) but no influence values
+  set.seed(2226)
+  for (r in 1:76) {
+    z <- stats::rnorm(100)
+    loss <- stats::rbinom(100, 1, stats::plogis(-1 - 1.5 * z))
+  }
+  score <- stats::pnorm(z)
+  opts <- list(estimator = "alpha", coverage = 0.7, risk = 0.15)
+  inf <- aurc:::metric_influence_many(score, loss, NULL, "coverage_at_risk",
+    opts
+  )
+  expect_true(anyNA(inf$influence))
+  expect_equal(unname(inf$estimate), 0.54)
+  # the acceleration comes from the jackknife: that of a BCa run whose
+  # metrics all lack influence values
+  set.seed(5)
+  ci <- selective_ci_vec(score, loss, metrics = c("aurc", "coverage_at_risk"),
+    risk = 0.15, method = "bootstrap", type = "bca", times = 300
+  )
+  expect_true(all(is.finite(c(ci$.lower, ci$.upper))))
+  set.seed(5)
+  jack <- selective_ci_vec(score, loss, metrics = "coverage_at_risk",
+    risk = 0.15, method = "bootstrap", type = "bca", times = 300
+  )
+  expect_equal(ci$.lower[2], jack$.lower)
+  expect_equal(ci$.upper[2], jack$.upper)
+  # where the jackknife is too large, that BCa interval is NA with the
+  # classed warning, and the other metrics keep theirs
+  ns <- asNamespace("aurc")
+  old <- get("ci_jackknife_max_work", ns)
+  unlockBinding("ci_jackknife_max_work", ns)
+  assign("ci_jackknife_max_work", 10, ns)
+  on.exit({
+    assign("ci_jackknife_max_work", old, ns)
+    lockBinding("ci_jackknife_max_work", ns)
+  })
+  set.seed(5)
+  expect_warning(
+    big <- selective_ci_vec(score, loss,
+      metrics = c("aurc", "coverage_at_risk"), risk = 0.15,
+      method = "bootstrap", type = "bca", times = 300
+    ),
+    class = "aurc_warning_bca_undefined"
+  )
+  expect_equal(big$.lower[1], ci$.lower[1])
+  expect_true(is.na(big$.lower[2]) && is.na(big$.upper[2]))
+})
+
 test_that("undefined metrics give NA with classed warnings", {
   s <- c(0.1, 0.5, 0.5, 0.9)
   expect_warning(
