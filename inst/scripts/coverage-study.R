@@ -1,7 +1,7 @@
 # coverage-study.R
 #
 # How honest are the intervals of aurc::selective_ci_vec()? Makes the table
-# inst/extdata/interval-coverage.csv shown in the vignette
+# inst/extdata/interval-coverage.csv.gz shown in the vignette
 # "How honest are the intervals?".
 #
 # What it does
@@ -59,7 +59,13 @@ if (!is.na(only_metric)) run_models <- all_models
 ns <- c(100, 1000, 10000)
 boot_times <- 1000
 seed <- 2026
-out_file <- file.path("inst", "extdata", "interval-coverage.csv")
+out_file <- file.path("inst", "extdata", "interval-coverage.csv.gz")
+# the table, gzip-compressed (read.csv() reads it as it is)
+write_table <- function(x, path) {
+  con <- gzfile(path, "w")
+  on.exit(close(con))
+  utils::write.csv(x, con, row.names = FALSE)
+}
 part_file <- function(model) {
   file.path("inst", "extdata", paste0("interval-coverage-part-", model, ".csv"))
 }
@@ -238,7 +244,7 @@ for (model in run_models) {
     table <- rbind(old, part[names(old)])
     table <- table[order(table$model, table$metric, table$estimator,
       table$method, table$n), ]
-    utils::write.csv(table, out_file, row.names = FALSE)
+    write_table(table, out_file)
     message("replaced the ", only_metric, " rows of ", model, " in ", out_file)
     next
   }
@@ -250,7 +256,7 @@ if (all(file.exists(part_file(all_models)))) {
   table <- do.call(rbind, lapply(part_file(all_models), utils::read.csv))
   table <- table[order(table$model, table$metric, table$estimator,
     table$method, table$n), ]
-  utils::write.csv(table, out_file, row.names = FALSE)
+  write_table(table, out_file)
   file.remove(part_file(all_models))
   message("wrote ", out_file)
 }
