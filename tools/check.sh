@@ -3,9 +3,9 @@
 # tools/install.sh installed: the package is not compiled again
 # (--install=check:LOG --library=LIB, as CRAN's own check farm does), and the
 # install log is still searched for compiler warnings. The check runs the
-# examples, the whole testthat suite (NOT_CRAN=true, so snapshot tests run
-# too), and re-builds the vignettes. Its totals are written to .test-totals
-# as "N passed, N failed[, N skipped]".
+# examples and the whole testthat suite (NOT_CRAN=true, so snapshot tests
+# run too); the vignettes were run by the build. Its totals are written to
+# .test-totals as "N passed, N failed[, N skipped]".
 #
 # Fails on any ERROR, WARNING or NOTE. Settings that keep --as-cran from
 # asking the network, which this project's machines do not have (each would
@@ -32,12 +32,16 @@ fi
 lib=${LIB:-$(Rscript -e 'cat(.libPaths()[1])')}
 rm -rf aurc.Rcheck .test-totals
 status=0
-# --no-build-vignettes: the vignettes' code still runs ("running R code
-# from vignettes"), but their output, built once by `R CMD build`, is not
-# rebuilt a second time
-step "R CMD check --as-cran (examples, tests, vignettes)" check.log \
+# --no-vignettes: `R CMD build` (tools/build.sh) has just run every
+# vignette's code, from the same sources, to knit the tarball's vignettes
+# (an error there fails the build); running that code a second time here
+# ("running R code from vignettes", "re-building of vignette outputs")
+# would only double about 90 s. The vignette files themselves are still
+# checked. The testthat suite runs on two processes
+# (Config/testthat/parallel in DESCRIPTION).
+step "R CMD check --as-cran (examples, tests)" check.log \
   env NOT_CRAN=true _R_CHECK_CRAN_INCOMING_=false \
-  R CMD check --as-cran --no-manual --no-build-vignettes \
+  R CMD check --as-cran --no-manual --no-vignettes \
   --install="check:$install_log" --library="$lib" "$tarball" || status=$?
 
 # testthat totals from the check's test output (.Rout.fail when it failed)
