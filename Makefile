@@ -1,9 +1,10 @@
 # Two commands do all the setup on a fresh machine (see README.md):
 #   make demo   install what is missing, build the package once (with its
 #               vignettes), install it, run the main job
-#   make test   the same install, then the C++ core tests and R CMD check
-#               --as-cran of that tarball (examples, the whole testthat
-#               suite, vignettes); the last line is the testthat totals
+#   make test   the same build and install, then R CMD check --as-cran of
+#               that tarball (examples, the whole testthat suite), with the
+#               C++ core tests beside them; the last line is the testthat
+#               totals
 # Each step prints one line; full output is in .logs/, shown on failure.
 # LIB=path installs into that library instead of R's default one.
 RSCRIPT ?= Rscript
@@ -29,7 +30,9 @@ install: build
 demo: install
 	@AURC_DEMO_DIR=demo-output $(RSCRIPT) -e 'demo("aurc", package = "aurc", ask = FALSE, echo = FALSE)'
 
-test: install
+# builds and installs itself (tools/test.sh), so the C++ core tests can run
+# beside the build
+test: deps
 	@bash tools/test.sh
 
 # the C++ kernels in src/core are tested without R

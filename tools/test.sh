@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# `make test`, after `make install` built the tarball once and installed it:
-# the C++ core tests (compiled and run in the background, on the second
-# core, while the check runs), then R CMD check --as-cran of that tarball,
-# which runs the whole testthat suite once. Every stage runs even if another
-# failed; the last line printed is the testthat totals
-# ("N passed, N failed[, N skipped]"). Slow tests run only with
-# AURC_SLOW_TESTS=true (see tests/testthat/helper-skip.R).
+# `make test`: builds the tarball once (tools/build.sh) and installs it
+# (tools/install.sh), then R CMD check --as-cran of that tarball
+# (tools/check.sh), which runs the whole testthat suite once, on two
+# processes. The C++ core tests (tests/cpp) are compiled and run in the
+# background from the start: while R CMD build knits the vignettes it uses
+# one core, and the second is free. Every stage runs even if another failed
+# (the check only when there is an installed tarball); the last line
+# printed is the testthat totals ("N passed, N failed[, N skipped]"). Slow
+# tests run only with AURC_SLOW_TESTS=true (see tests/testthat/helper-skip.R).
 set -u
 cd "$(dirname "$0")/.."
 . tools/step.sh
 status=0
 start=$(date +%s)
+rm -f .test-totals
 make --no-print-directory test-cpp >"$AURC_LOG_DIR/test-cpp.log" 2>&1 &
 cpp_pid=$!
-bash tools/check.sh || status=1
+if bash tools/build.sh && bash tools/install.sh; then
+  bash tools/check.sh || status=1
+else
+  status=1
+fi
 printf 'aurc: C++ core tests (tests/cpp) ... '
 if wait "$cpp_pid"; then
   tail -n 1 "$AURC_LOG_DIR/test-cpp.log"
@@ -22,7 +29,7 @@ else
   printf 'FAILED; last lines of %s:\n' "$AURC_LOG_DIR/test-cpp.log"
   tail -n 30 "$AURC_LOG_DIR/test-cpp.log" | sed 's/^/  | /'
 fi
-echo "aurc: tests and check took $(($(date +%s) - start)) s"
+echo "aurc: build, install, tests and check took $(($(date +%s) - start)) s"
 if [ -f .test-totals ]; then
   cat .test-totals
 else
