@@ -236,16 +236,19 @@ plot_weight_mse_bound <- function(n = 1:100,
   grid$n_upper <- en$upper[match(grid$n, n)]
   grid$beta_lower <- eb$lower[match(grid$beta, beta)]
   grid$beta_upper <- eb$upper[match(grid$beta, beta)]
-  breaks <- 10^seq(-4, 0)
+  # contour lines need a grid in both directions
+  contours <- length(n) > 1 && length(beta) > 1
   ggplot2::ggplot(grid, ggplot2::aes(.data$n, .data$beta)) +
     ggplot2::geom_rect(ggplot2::aes(
       xmin = .data$n_lower, xmax = .data$n_upper,
       ymin = .data$beta_lower, ymax = .data$beta_upper, fill = .data$bound
     )) +
-    ggplot2::geom_contour(
-      ggplot2::aes(z = .data$bound),
-      breaks = breaks, colour = "white", linewidth = 0.3
-    ) +
+    (if (contours) {
+      ggplot2::geom_contour(
+        ggplot2::aes(z = .data$bound),
+        breaks = 10^seq(-4, 0), colour = "white", linewidth = 0.3
+      )
+    }) +
     ggplot2::scale_fill_viridis_c(
       trans = "log10",
       guide = ggplot2::guide_colourbar(
@@ -260,7 +263,9 @@ plot_weight_mse_bound <- function(n = 1:100,
       x = if (log_n) "Sample size (n, log scale)" else "Sample size (n)",
       y = "Population rank percentile (beta)",
       fill = "MSE bound beta / (n (1 - beta) + 1), log scale",
-      caption = "white lines: bound = 0.1, 0.01, 0.001, 0.0001"
+      caption = if (contours) {
+        "white lines: bound = 0.1, 0.01, 0.001, 0.0001"
+      }
     ) +
     theme_aurc()
 }

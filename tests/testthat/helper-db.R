@@ -305,13 +305,14 @@ expect_db_curves_match_memory <- function(t, df) {
       for (bn in c("equal_width", "equal_mass", "adaptive")) {
         for (k in test_grid(7, c(1, 7))) {
           for (fn in list(ece, mce)) {
+            ign <- bn == "adaptive"
             testthat::expect_equal(
-              as.data.frame(fn(td, conf, correct, binning = bn, n_bins = k,
-                na_rm = TRUE, case_weights = !!cw
-              )),
-              as.data.frame(fn(dd, conf, correct, binning = bn, n_bins = k,
-                na_rm = TRUE, case_weights = !!cw
-              )),
+              as.data.frame(with_ignored(fn(td, conf, correct, binning = bn,
+                n_bins = k, na_rm = TRUE, case_weights = !!cw
+              ), ign)),
+              as.data.frame(with_ignored(fn(dd, conf, correct, binning = bn,
+                n_bins = k, na_rm = TRUE, case_weights = !!cw
+              ), ign)),
               tolerance = tol
             )
           }

