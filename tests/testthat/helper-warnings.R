@@ -9,7 +9,11 @@ with_ignored <- function(expr, ignored) {
   })
   testthat::expect(
     (seen > 0) == ignored,
-    if (ignored) "no aurc_warning_ignored" else "an unexpected aurc_warning_ignored"
+    if (ignored) {
+      "no aurc_warning_ignored"
+    } else {
+      "an unexpected aurc_warning_ignored"
+    }
   )
   out
 }
