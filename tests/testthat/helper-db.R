@@ -49,14 +49,16 @@ find_pg_bin <- function(name) {
 }
 
 # Runs a PostgreSQL tool, as `postgres` when we are root. Returns the exit
-# status; output goes to `log`.
+# status; output goes to `log`. Without LD_PRELOAD: under `make sanitize`
+# it holds the ASan runtime, meant for R, and the server's tools fail with
+# it.
 run_pg <- function(bin, args, as_postgres, log, timeout = 60) {
   if (as_postgres) {
     args <- c("-u", "postgres", "--", bin, args)
     bin <- "runuser"
   }
-  status <- suppressWarnings(system2(bin, shQuote(args),
-    stdout = log, stderr = log, timeout = timeout
+  status <- withr::with_envvar(c(LD_PRELOAD = NA), suppressWarnings(
+    system2(bin, shQuote(args), stdout = log, stderr = log, timeout = timeout)
   ))
   if (is.null(status)) 0L else status
 }
