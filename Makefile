@@ -45,7 +45,7 @@ test-cpp:
 sanitize:
 	bash tools/sanitize.sh
 
-# the C++ core tests alone under ASan and UBSan (run by CI)
+# the C++ core tests alone under ASan and UBSan (CI runs `make sanitize`)
 sanitize-cpp:
 	bash tools/sanitize.sh cpp
 
