@@ -410,9 +410,12 @@ is_example_whole_numbers <- function(x) {
 #' `cross_entropy` (`-log` of the unrounded probability of the true class).
 #' Used for the cross-entropy figures of `vignette("estimators")`.
 #'
-#' @section `interval-coverage.csv`:
+#' @section `interval-coverage.csv.gz`:
 #' The coverage study of `vignette("interval-coverage")`, made by
-#' `inst/scripts/coverage-study.R`.
+#' `inst/scripts/coverage-study.R` (gzip-compressed CSV; `read.csv()` reads
+#' it as it is): one row per model, sample size, metric, estimator and
+#' interval method (`analytic`, `percentile`, `bca`, `normal`), with the
+#' coverage of the population value over 1000 data sets.
 #'
 #' @name aurc-study-caches
 #' @keywords datasets
