@@ -254,7 +254,7 @@ check_probs <- function(x, arg = rlang::caller_arg(x),
       class = "aurc_error_probs", call = call
     )
   }
-  sums <- if (length(d) == 3) apply(x, c(1, 2), sum) else rowSums(x)
+  sums <- if (length(d) == 3) rowSums(x, dims = 2) else rowSums(x)
   bad <- which(abs(sums - 1) > 1e-6)
   if (length(bad) > 0) {
     pos <- arrayInd(bad[1], dim(as.matrix(sums)))
