@@ -19,21 +19,24 @@ test_that("each calibration replicate is the _vec metric on the rebuilt rows", {
     list(metrics = c("smooth_ece", "mce"),
          options = list(smooth_method = "relplot", n_bins = 15))
   )
+  reps <- test_grid(4, 10)
   for (weighted in c(FALSE, TRUE)) {
     w <- if (weighted) stats::rpois(n, 1.5) else NULL
     for (st in settings) {
       set.seed(4)
       res <- suppressWarnings(run_ci_bootstrap(list(a = conf, b = conf2), f,
         st$metrics,
-        case_weights = w, options = st$options, times = 10
+        case_weights = w, options = st$options, times = reps
       ))
-      counts <- aurc:::ci_bootstrap_counts(conf, w, NULL, NULL, 10, res$seed)
+      counts <- aurc:::ci_bootstrap_counts(conf, w, NULL, NULL, reps,
+        res$seed
+      )
       for (m in st$metrics) {
         for (j in 1:2) {
           sc <- list(conf, conf2)[[j]]
           full <- suppressWarnings(vec_metric(m, sc, f, w, st$options))
           expect_equal(res$estimate[j, m], full, tolerance = 1e-10)
-          for (b in 1:10) {
+          for (b in seq_len(reps)) {
             i <- rebuild_rows(counts, b)
             ref <- suppressWarnings(vec_metric(m, sc[i], f[i], NULL,
               st$options
