@@ -156,9 +156,10 @@
 #' # calibration errors: the score is the confidence, the loss the failure
 #' confidence <- plogis(score)
 #' selective_ci_vec(confidence, failure,
-#'   metrics = c("ece", "smooth_ece", "corp_mcb"), method = "bootstrap",
-#'   times = 100
+#'   metrics = c("ece", "corp_mcb"), method = "bootstrap", times = 200
 #' )
+#' # "smooth_ece" works the same way, but searches its bandwidth again in
+#' # every replicate (about 0.1 s each here)
 #' if (requireNamespace("dplyr", quietly = TRUE)) {
 #'   selective_ci(dplyr::group_by(df, model), score, failure)
 #' }
