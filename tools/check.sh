@@ -7,6 +7,10 @@
 # run too); the vignettes were run by the build. Its totals are written to
 # .test-totals as "N passed, N failed[, N skipped]".
 #
+# With AURC_CHECK_TESTS=false the check leaves the testthat suite out
+# (--no-tests): `make test` runs the suite itself, on the same installation,
+# beside the check's one-core steps (tools/test.sh, tools/suite.sh).
+#
 # Fails on any ERROR, WARNING or NOTE. Settings that keep --as-cran from
 # asking the network, which this project's machines do not have (each would
 # otherwise be a NOTE that says so):
@@ -30,7 +34,16 @@ if [ ! -f "$tarball" ] || [ ! -f "$install_log" ]; then
 fi
 # the library tools/install.sh installed into
 lib=${LIB:-$(Rscript -e 'cat(.libPaths()[1])')}
-rm -rf aurc.Rcheck .test-totals
+run_tests=${AURC_CHECK_TESTS:-true}
+test_args=()
+what="examples, tests"
+if [ "$run_tests" = "false" ]; then
+  test_args=(--no-tests)
+  what="examples; the suite runs beside it"
+else
+  rm -f .test-totals
+fi
+rm -rf aurc.Rcheck
 status=0
 # --no-vignettes: `R CMD build` (tools/build.sh) has just run every
 # vignette's code, from the same sources, to knit the tarball's vignettes
@@ -39,16 +52,16 @@ status=0
 # would only double about 90 s. The vignette files themselves are still
 # checked. The testthat suite runs on two processes
 # (Config/testthat/parallel in DESCRIPTION).
-step "R CMD check --as-cran (examples, tests)" check.log \
+step "R CMD check --as-cran ($what)" check.log \
   env NOT_CRAN=true _R_CHECK_CRAN_INCOMING_=false \
-  R CMD check --as-cran --no-manual --no-vignettes \
+  R CMD check --as-cran --no-manual --no-vignettes "${test_args[@]}" \
   --install="check:$install_log" --library="$lib" "$tarball" || status=$?
 
 # testthat totals from the check's test output (.Rout.fail when it failed)
 out=$(ls aurc.Rcheck/tests/testthat.Rout aurc.Rcheck/tests/testthat.Rout.fail \
   2>/dev/null | head -n 1)
 summary=""
-if [ -n "$out" ]; then
+if [ -n "$out" ] && [ "$run_tests" != "false" ]; then
   summary=$(grep -E '^\[ FAIL [0-9]+ \| WARN [0-9]+ \| SKIP [0-9]+ \| PASS [0-9]+ \]' \
     "$out" | tail -n 1)
 fi
