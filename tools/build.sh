@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/step.sh
-. tools/compiler-cache.sh
+. tools/compiler-settings.sh
 version=$(sed -n 's/^Version: //p' DESCRIPTION)
 tarball="aurc_${version}.tar.gz"
 # compile the C++ files two at a time unless the caller chose otherwise

@@ -164,13 +164,13 @@ fuzz_values <- function(valid, full = FALSE) {
 }
 
 # Every call of the table with one argument replaced by a hostile value;
-# a list of list(label, call). `thin`: each argument gets every other
-# hostile value, alternating between the arguments of a function, so every
-# value still reaches every function with two or more arguments (half the
-# calls; the quick set of `make test`, whose calls are mostly cli error
-# messages at about 25 ms each).
+# a list of list(label, call). `thin = k`: each argument gets every k-th
+# hostile value, the offset moving from one argument to the next, so every
+# value still reaches every function with k or more arguments (a k-th of
+# the calls; the quick set of `make test` uses k = 3, as its calls are
+# mostly cli error messages at about 25 ms each). `thin = 1`: all calls.
 fuzz_calls <- function(full = FALSE, fixtures = fuzz_fixtures(),
-                       thin = FALSE) {
+                       thin = 1L) {
   table <- fuzz_table()
   out <- list()
   for (fn in names(table)) {
@@ -184,8 +184,8 @@ fuzz_calls <- function(full = FALSE, fixtures = fuzz_fixtures(),
       valid <- tryCatch(eval(args[[a]], fixtures), error = function(e) NULL)
       vals <- fuzz_values(valid, full)
       pick <- seq_along(vals)
-      if (thin && length(named) > 1) {
-        pick <- pick[(pick + match(a, named)) %% 2 == 0]
+      if (thin > 1 && length(named) > 1) {
+        pick <- pick[(pick + match(a, named)) %% thin == 0]
       }
       for (k in pick) {
         new_args <- args

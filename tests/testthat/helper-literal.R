@@ -40,10 +40,11 @@ literal_aurc_alpha_prime <- function(s, l, w = rep(1, length(s))) {
 literal_aurc_sele <- function(s, l, w = rep(1, length(s))) {
   n <- sum(w)
   total <- 0
+  # the double sum over i and j; the sum over j is one vector operation (a
+  # scalar inner loop takes seconds on the repeated rows of the weight tests
+  # once R's JIT leaves it uncompiled)
   for (i in seq_along(s)) {
-    for (j in seq_along(s)) {
-      total <- total + w[i] * w[j] * l[i] * (s[i] >= s[j])
-    }
+    total <- total + w[i] * l[i] * sum(w * (s[i] >= s))
   }
   total / n^2
 }

@@ -2,7 +2,7 @@
 # and no condition other than aurc_error / aurc_warning / aurc_message.
 # The calls are generated from fuzz_table() in helper-fuzz.R: adding an
 # export means adding one line there. The quick set always runs (about 2800
-# calls in four child processes, two at a time; every other value per
+# calls in four child processes, two at a time; every third value per
 # argument unless AURC_SLOW_TESTS=true); AURC_FUZZ_FULL=true runs the full
 # set, one child process per function, two at a time.
 
@@ -35,8 +35,9 @@ test_that("hostile input never crashes, hangs or gives an unclassed error", {
   skip_on_cran()
   skip_if_not_installed("callr")
   full <- identical(Sys.getenv("AURC_FUZZ_FULL"), "true")
-  # `make test` runs half the quick set; CI (AURC_SLOW_TESTS=true) all of it
-  calls <- fuzz_calls(full = full, thin = !full && !slow_tests())
+  # `make test` runs a third of the quick set; CI (AURC_SLOW_TESTS=true)
+  # all of it
+  calls <- fuzz_calls(full = full, thin = if (full || slow_tests()) 1L else 3L)
   problems <- fuzz_run(calls,
     n_proc = 2, n_chunks = if (full) length(fuzz_table()) else 4,
     limit = 10, timeout = if (full) 1200 else 300
