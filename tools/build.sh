@@ -10,8 +10,6 @@ cd "$(dirname "$0")/.."
 . tools/compiler-settings.sh
 version=$(sed -n 's/^Version: //p' DESCRIPTION)
 tarball="aurc_${version}.tar.gz"
-# compile the C++ files two at a time unless the caller chose otherwise
-export MAKEFLAGS=${MAKEFLAGS:--j2}
 rm -f aurc_*.tar.gz
 step "building $tarball with its vignettes" build.log \
   R CMD build --no-manual .

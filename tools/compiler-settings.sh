@@ -11,6 +11,13 @@
 #   off.
 # Skipped when the user has a Makevars of their own (R_MAKEVARS_USER or
 # ~/.R/Makevars): then their settings apply unchanged.
+# Always: two files compile at a time (-j2 in MAKEFLAGS), unless the caller
+# chose a number of jobs. Under `make test LIB=...` MAKEFLAGS is not empty
+# (it holds " -- LIB=..."), so the flag is added, not set only when empty.
+case " ${MAKEFLAGS:-} " in
+  *" -j"*) ;;
+  *) export MAKEFLAGS="-j2${MAKEFLAGS:+ $MAKEFLAGS}" ;;
+esac
 if [ -z "${R_MAKEVARS_USER:-}" ] && [ ! -f "$HOME/.R/Makevars" ]; then
   launcher=""
   if [ "${AURC_CCACHE:-true}" != "false" ] && command -v ccache >/dev/null; then

@@ -14,7 +14,6 @@ if [ ! -f "$tarball" ]; then
   echo "install: no $tarball; run tools/build.sh (make build) first" >&2
   exit 1
 fi
-export MAKEFLAGS=${MAKEFLAGS:--j2}
 # keep the symbol tables of the object files (libs/symbols.rds), as R CMD
 # check's own installation does: its "checking compiled code" step needs them
 # to check the installed library without compiling again

@@ -32,7 +32,6 @@ prepare() {
   ) || return 1
   (
     . tools/compiler-settings.sh
-    export MAKEFLAGS=${MAKEFLAGS:--j2}
     step "installing it for the test suite (compiles the C++)" \
       suite-install.log \
       R CMD INSTALL --no-multiarch -l "$dir/lib" "$dir"/aurc_*.tar.gz

@@ -4,13 +4,14 @@
 #    (one second) is installed into a private library; this compiles the
 #    C++, through ccache, so the builds below find it compiled.
 # 2. Then side by side:
-#    - the whole testthat suite, once, on that installation (tools/suite.sh
-#      run, two processes), with the test files of that tarball;
-#    - the C++ core tests (tests/cpp);
 #    - tools/build.sh (the tarball with its vignettes; knitting them uses
 #      one core), tools/install.sh, then R CMD check --as-cran of that
 #      tarball without its test step (tools/check.sh; most of its steps use
-#      one core).
+#      one core): one after the other, so they are the critical path;
+#    - at a lower priority (nice), so that path keeps its core: the whole
+#      testthat suite, once, on that installation (tools/suite.sh run, two
+#      processes), with the test files of that tarball, and the C++ core
+#      tests (tests/cpp).
 # 3. The two tarballs must hold the same files but the vignettes' outputs:
 #    the suite tested the package that was checked.
 # Every stage runs even if another failed; the last line printed is the
@@ -27,12 +28,12 @@ tarball="aurc_${version}.tar.gz"
 
 suite_pid=""
 if bash tools/suite.sh prepare; then
-  bash tools/suite.sh run >"$AURC_LOG_DIR/suite.out" 2>&1 &
+  nice -n 10 bash tools/suite.sh run >"$AURC_LOG_DIR/suite.out" 2>&1 &
   suite_pid=$!
 else
   status=1
 fi
-make --no-print-directory test-cpp >"$AURC_LOG_DIR/test-cpp.log" 2>&1 &
+nice -n 10 make --no-print-directory test-cpp >"$AURC_LOG_DIR/test-cpp.log" 2>&1 &
 cpp_pid=$!
 
 if bash tools/build.sh && bash tools/install.sh; then
