@@ -2,9 +2,9 @@
 #   make demo   install what is missing, build the package once (with its
 #               vignettes), install it, run the main job
 #   make test   the same build and install, then R CMD check --as-cran of
-#               that tarball (examples, the whole testthat suite), with the
-#               C++ core tests beside them; the last line is the testthat
-#               totals
+#               that tarball, with the whole testthat suite and the C++ core
+#               tests beside them (tools/test.sh); the last line is the
+#               testthat totals
 # Each step prints one line; full output is in .logs/, shown on failure.
 # LIB=path installs into that library instead of R's default one.
 RSCRIPT ?= Rscript
