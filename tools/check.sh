@@ -8,8 +8,8 @@
 # .test-totals as "N passed, N failed[, N skipped]".
 #
 # With AURC_CHECK_TESTS=false the check leaves the testthat suite out
-# (--no-tests): `make test` runs the suite itself, on the same installation,
-# beside the check's one-core steps (tools/test.sh, tools/suite.sh).
+# (--no-tests): `make test` runs the suite itself, beside the build and the
+# check's one-core steps (tools/test.sh, tools/suite.sh).
 #
 # Fails on any ERROR, WARNING or NOTE. Settings that keep --as-cran from
 # asking the network, which this project's machines do not have (each would

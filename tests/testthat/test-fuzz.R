@@ -1,10 +1,11 @@
 # Hostile input for every exported function (issue 15): no crash, no hang,
 # and no condition other than aurc_error / aurc_warning / aurc_message.
 # The calls are generated from fuzz_table() in helper-fuzz.R: adding an
-# export means adding one line there. The quick set always runs (about 2800
-# calls in four child processes, two at a time; every third value per
-# argument unless AURC_SLOW_TESTS=true); AURC_FUZZ_FULL=true runs the full
-# set, one child process per function, two at a time.
+# export means adding one line there. The quick set always runs, in four
+# child processes, two at a time: about 1000 of its 2800 calls (every third
+# hostile value per argument), all of them with AURC_SLOW_TESTS=true.
+# AURC_FUZZ_FULL=true runs the full set, one child process per function,
+# two at a time.
 
 test_that("every export has fuzz cases", {
   exports <- getNamespaceExports("aurc")
