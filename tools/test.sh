@@ -2,7 +2,8 @@
 # `make test`, on two cores:
 # 1. tools/suite.sh prepare: a tarball of the sources without the vignettes
 #    (one second) is installed into a private library; this compiles the
-#    C++, through ccache, so the builds below find it compiled.
+#    C++, through ccache, so the builds below find it compiled (without
+#    ccache, each installation compiles it again).
 # 2. Then side by side:
 #    - tools/build.sh (the tarball with its vignettes; knitting them uses
 #      one core), tools/install.sh, then R CMD check --as-cran of that
