@@ -187,7 +187,9 @@ plot_weight_bias <- function(n = c(10, 50, 100, 1000),
 #' rank percentile `beta`, drawn as a heat map on a log colour scale with
 #' contour lines; see [weight_mse_bound()]. The grid may be uneven (each
 #' cell reaches halfway to its neighbours), so a log-spaced `n` with
-#' `log_n = TRUE` shows the surface over several decades.
+#' `log_n = TRUE` shows the surface over several decades. A single `beta`
+#' is drawn as a strip of height 0.01 with the y axis around it only; then
+#' there are no contour lines.
 #'
 #' @param n Grid of sample sizes (whole numbers, at least 1).
 #' @param beta Grid of percentiles in `[0, 1]`; zero is left out (the bound
@@ -222,16 +224,19 @@ plot_weight_mse_bound <- function(n = 1:100,
   grid$bound <- grid$beta / (grid$n * (1 - grid$beta) + 1)
   # each cell reaches halfway to its neighbours, so the cells stay
   # contiguous on an uneven grid and under any monotone axis transform
-  edges <- function(v, lo, hi) {
+  # (a single value gets a cell of width 2 * `single`)
+  edges <- function(v, lo, hi, single) {
     mid <- (v[-1] + v[-length(v)]) / 2
-    half <- if (length(v) > 1) 0.5 * min(diff(v)) else 0.5
+    half <- if (length(v) > 1) 0.5 * min(diff(v)) else single
     list(
       lower = pmax(c(v[1] - half, mid), lo),
       upper = pmin(c(mid, v[length(v)] + half), hi)
     )
   }
-  en <- edges(n, 0.5, Inf)
-  eb <- edges(beta, 0, 1)
+  en <- edges(n, 0.5, Inf, 0.5)
+  # one beta is a strip of height 0.01 that fills the panel (the y axis
+  # then spans the strip, not [0, 1], so no other beta seems covered)
+  eb <- edges(beta, 0, 1, 0.005)
   grid$n_lower <- en$lower[match(grid$n, n)]
   grid$n_upper <- en$upper[match(grid$n, n)]
   grid$beta_lower <- eb$lower[match(grid$beta, beta)]
@@ -255,7 +260,10 @@ plot_weight_mse_bound <- function(n = 1:100,
         title.position = "top", barwidth = ggplot2::unit(16, "lines")
       )
     ) +
-    ggplot2::scale_y_continuous(limits = c(0, 1), expand = c(0, 0)) +
+    ggplot2::scale_y_continuous(
+      limits = if (length(beta) > 1) c(0, 1), expand = c(0, 0),
+      breaks = if (length(beta) == 1) beta else ggplot2::waiver()
+    ) +
     ggplot2::scale_x_continuous(
       expand = c(0, 0), trans = if (log_n) "log10" else "identity"
     ) +
@@ -267,5 +275,7 @@ plot_weight_mse_bound <- function(n = 1:100,
         "white lines: bound = 0.1, 0.01, 0.001, 0.0001"
       }
     ) +
-    theme_aurc()
+    theme_aurc() +
+    # room for the last x label, which sits on the panel's right edge
+    ggplot2::theme(plot.margin = ggplot2::margin(5.5, 14, 5.5, 5.5))
 }

@@ -94,6 +94,11 @@ test_that("the bound surface is Eq. 24 on a log colour scale", {
   tile <- ggplot2::ggplot_build(q)$data[[layer_of(q, "GeomRect")]]
   expect_equal(sort(unique(c(tile$xmin, tile$xmax))),
                log10(c(0.5, 5.5, 55, 104.5)))
+  # one beta is a strip of height 0.01, and the y axis spans only it (not
+  # [0, 1], where it would seem to cover other percentiles)
+  expect_equal(c(tile$ymin[1], tile$ymax[1]), c(0.495, 0.505))
+  yrange <- ggplot2::ggplot_build(q)$layout$panel_params[[1]]$y.range
+  expect_equal(yrange, c(0.495, 0.505))
   expect_snapshot(error = TRUE, {
     plot_weight_mse_bound(beta = 2)
     plot_weight_mse_bound(log_n = "yes")
