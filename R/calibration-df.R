@@ -104,14 +104,17 @@ calibration_metric_groups <- function(data, confidence, correct,
 # the per-bin sums of all groups (`bins`, with `bin_group`) and `ece`, `mce`
 # per group.
 calibration_groups <- function(confidence, correct, case_weights, rows,
-                               settings, na_rm, call, strict = FALSE) {
+                               settings, na_rm, call, strict = FALSE,
+                               convention = TRUE) {
   if (is.matrix(confidence)) {
     tl <- calibration_from_probs(confidence, correct, call)
     confidence <- tl$confidence
     correct <- tl$correct
+    convention <- FALSE
   }
   scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
-    settings, call
+    settings, call,
+    convention = convention
   )
   if (strict && !na_rm && scan[3] > 0) {
     abort_aurc(

@@ -89,10 +89,12 @@ calibration_prob_eval <- function(.metric, .vec, ...,
     arg = "event_level", call = call
   )
   input <- prob_metric_input(cols$truth, cols$estimate, event_level, "msp",
-    call
+    call,
+    names = cols$names, case_weights = cols$case_weights
   )
   res <- calibration_groups(input$score, 1 - input$loss, cols$case_weights,
-    cols$rows, settings, .env$na_rm, call
+    cols$rows, settings, .env$na_rm, call,
+    convention = FALSE
   )
   if (.vec) return(res[[.metric]][[1]])
   metric_tibble(cols$keys, paste0(.metric, "_prob"), settings$binning,

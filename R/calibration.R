@@ -243,7 +243,8 @@ check_breaks <- function(breaks, call) {
 # Returns the scan of calibration_scan_impl(): positions of the first bad
 # confidence and correctness, and whether anything is missing.
 calibration_check_columns <- function(confidence, correct, case_weights,
-                                      na_rm, settings, call) {
+                                      na_rm, settings, call,
+                                      convention = TRUE) {
   check_numeric_vector(confidence, "confidence", call = call)
   n <- length(confidence)
   check_numeric_vector(correct, "correct", allow_logical = TRUE, call = call)
@@ -260,6 +261,9 @@ calibration_check_columns <- function(confidence, correct, case_weights,
   }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)
+  if (convention) {
+    warn_calibration_convention(confidence, correct, case_weights, call = call)
+  }
   if (settings$binning == "ding2020" && !is.null(case_weights)) {
     abort_aurc(
       c(
@@ -280,14 +284,17 @@ calibration_check_columns <- function(confidence, correct, case_weights,
 # `na_rm = FALSE`, or NULL when nothing is left.
 calibration_input <- function(confidence, correct, case_weights, na_rm,
                               settings, call) {
+  convention <- TRUE
   if (is.matrix(confidence)) {
     # a probability matrix and class labels (R/calibration-df.R)
     tl <- calibration_from_probs(confidence, correct, call)
     confidence <- tl$confidence
     correct <- tl$correct
+    convention <- FALSE
   }
   scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
-    settings, call
+    settings, call,
+    convention = convention
   )
   confidence <- as.double(confidence)
   correct <- as.double(correct)

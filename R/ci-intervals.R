@@ -97,7 +97,11 @@
 #' `"corp_mean_score"` (the parts of [corp_decomposition()]). The failure
 #' metrics, `"eaugrc"`, the calibration errors and `optimum =
 #' "asymptotic"` need a 0/1 loss. For the calibration errors the score is
-#' the confidence (in `[0, 1]`) and correct means `loss == 0`; the binned
+#' the confidence (in `[0, 1]`) and the correctness is given as `correct
+#' = ` (1 = right, the argument of [ece()] and every calibration function)
+#' or as `loss = 1 - correct`; a `loss` whose implied accuracy is below 0.5
+#' while the mean confidence is above 0.5 (a correctness given as a loss)
+#' gets a warning of class `aurc_warning_convention`. The binned
 #' ones (`"ece"`, `"mce"`, `"debiased_l2_ce"`) use `n_bins` equal-width
 #' bins (fixed bins make the ECE a smooth functional between bin gaps of 0;
 #' adaptive bins are not supported here). The smooth ECE searches its
@@ -105,6 +109,9 @@
 #' interval includes the variability of the bandwidth choice.
 #'
 #' @inheritParams aurc
+#' @param correct Instead of `loss`, for the calibration errors: whether
+#'   each prediction was right (0/1 or logical), as [ece()] takes it; the
+#'   loss is then `1 - correct`. An unquoted column for `selective_ci()`.
 #' @param metrics Character vector of metric names (see Details).
 #' @param method `"analytic"` or `"bootstrap"`.
 #' @param type Bootstrap interval: `"percentile"`, `"bca"` or `"normal"`.
@@ -153,9 +160,10 @@
 #' )
 #' df <- data.frame(score, failure, model = rep(c("a", "b"), n / 2))
 #' selective_ci(df, score, failure, metrics = "failure_auroc")
-#' # calibration errors: the score is the confidence, the loss the failure
+#' # calibration errors: the score is the confidence; give the correctness
+#' # as `correct =` (as ece() takes it) or the failure as the loss
 #' confidence <- plogis(score)
-#' selective_ci_vec(confidence, failure,
+#' selective_ci_vec(confidence, correct = 1 - failure,
 #'   metrics = c("ece", "corp_mcb"), method = "bootstrap", times = 200
 #' )
 #' # "smooth_ece" works the same way, but searches its bandwidth again in
@@ -164,7 +172,8 @@
 #'   selective_ci(dplyr::group_by(df, model), score, failure)
 #' }
 #' @export
-selective_ci <- function(data, score, loss, ..., metrics = c("aurc", "augrc"),
+selective_ci <- function(data, score, loss, ..., correct = NULL,
+                         metrics = c("aurc", "augrc"),
                          method = c("analytic", "bootstrap"),
                          type = "percentile", conf_level = 0.95,
                          times = 2000, strata = NULL, cluster = NULL,
@@ -189,11 +198,16 @@ selective_ci <- function(data, score, loss, ..., metrics = c("aurc", "augrc"),
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
     list(
-      score = rlang::enquo(score), loss = rlang::enquo(loss),
+      score = rlang::enquo(score),
+      loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
+      correct = rlang::enquo(correct),
       case_weights = rlang::enquo(case_weights),
       strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
     ),
-    c("score", "loss", "case_weights", "strata", "cluster")
+    c("score", "loss", "correct", "case_weights", "strata", "cluster")
+  )
+  values$loss <- ci_loss(spec, values$score, values$loss, values$correct,
+    values$case_weights, call
   )
   groups <- data_groups(data)
   if (!is.null(indices) && length(groups$rows) > 1) {
@@ -219,7 +233,8 @@ selective_ci <- function(data, score, loss, ..., metrics = c("aurc", "augrc"),
 
 #' @rdname selective_ci
 #' @export
-selective_ci_vec <- function(score, loss, ..., metrics = c("aurc", "augrc"),
+selective_ci_vec <- function(score, loss, ..., correct = NULL,
+                             metrics = c("aurc", "augrc"),
                              method = c("analytic", "bootstrap"),
                              type = "percentile", conf_level = 0.95,
                              times = 2000, strata = NULL, cluster = NULL,
@@ -241,9 +256,70 @@ selective_ci_vec <- function(score, loss, ..., metrics = c("aurc", "augrc"),
     ),
     call = call
   )
+  loss <- ci_loss(spec, score, if (missing(loss)) NULL else loss, correct,
+    case_weights, call
+  )
   ci_compute(spec, score, loss, case_weights, strata, cluster, indices,
     na_rm, call
   )
+}
+
+# The loss of selective_ci() and compare_scores(): `loss` (1 = failure) as
+# given, or `1 - correct` (calibration's convention, as in ece()); exactly
+# one of the two. Warns once, on the whole column, when the values look like
+# the other convention or the score ranks the losses backwards.
+ci_loss <- function(spec, score, loss, correct, case_weights, call) {
+  if (!is.null(loss) && !is.null(correct)) {
+    abort_aurc(
+      c(
+        "Give {.arg loss} or {.arg correct}, not both.",
+        i = "{.arg correct} is {.code 1 - loss}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (is.null(loss) && is.null(correct)) {
+    abort_aurc(
+      c(
+        "{.arg loss} is missing.",
+        i = paste(
+          "Give the loss (1 = failure), or for the calibration errors the",
+          "correctness as {.code correct = } (1 = right)."
+        )
+      ),
+      class = "aurc_error_missing", call = call
+    )
+  }
+  from_correct <- !is.null(correct)
+  if (from_correct) {
+    check_numeric_vector(correct, "correct", allow_logical = TRUE,
+      call = call
+    )
+    check_failure(correct, length(correct), "correct", call = call)
+    loss <- 1 - as.double(correct)
+  }
+  ci_warn_conventions(spec, score, loss, case_weights, from_correct, call)
+  loss
+}
+
+ci_warn_conventions <- function(spec, score, loss, case_weights, from_correct,
+                                call) {
+  if (!is.numeric(score) || !(is.numeric(loss) || is.logical(loss)) ||
+    length(score) != length(loss)) {
+    return(invisible()) # the checks of ci_input() say what is wrong
+  }
+  if (!is.numeric(case_weights) || length(case_weights) != length(score)) {
+    case_weights <- NULL
+  }
+  cal <- spec$metrics %in% ci_calibration_metrics
+  if (any(cal)) {
+    warn_calibration_convention(score, 1 - as.double(loss), case_weights,
+      arg = if (from_correct) "correct" else "loss",
+      from_loss = !from_correct, call = call
+    )
+  }
+  if (any(!cal) && !from_correct) warn_if_suspicious(score, loss, call = call)
+  invisible()
 }
 
 ci_metrics <- ci_bootstrap_metrics

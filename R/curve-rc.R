@@ -103,7 +103,7 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
   check_loss(loss, length(score), call = call)
   check_case_weights(case_weights, length(score), call = call)
   check_bool(na_rm, call = call)
-  warn_if_swapped(score, loss, call = call)
+  warn_if_suspicious(score, loss, call = call)
   if (!na_rm && (anyNA(score) || anyNA(loss))) {
     abort_aurc(
       c(

@@ -193,13 +193,13 @@ metric_needs_failure <- function(name, opts) {
 # form raises them.
 metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
                              na_rm, loss_arg = "loss",
-                             call = rlang::caller_env()) {
+                             call = rlang::caller_env(), suspicious = TRUE) {
   binary <- any(vapply(metrics, metric_needs_failure, logical(1), opts))
   threads <- sort_threads(call)
   check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
     call = call, threads = threads
   )
-  warn_if_swapped(score, loss, loss_arg, call = call)
+  if (suspicious) warn_if_suspicious(score, loss, loss_arg, call = call)
 
   g <- group_columns(
     list(score = score, loss = loss, case_weights = case_weights), rows, na_rm,

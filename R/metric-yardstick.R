@@ -147,12 +147,13 @@ prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
     arg = "score_type", call = call
   )
   input <- prob_metric_input(cols$truth, cols$estimate, event_level,
-    score_type, call
+    score_type, call,
+    names = cols$names, case_weights = cols$case_weights
   )
   res <- metrics_by_group(
     input$score, input$loss, cols$case_weights, cols$rows, .name, opts,
     .env$na_rm,
-    call = call
+    call = call, suspicious = FALSE
   )
   if (.vec) return(res$values[[1]])
   metric_tibble(cols$keys, metric, metric_estimator_label(.name, opts),
@@ -168,9 +169,11 @@ prob_metric_columns <- function(vec, env, ..., call) {
     check_dots(..., call = call)
     cw <- env$case_weights
     if (is.object(cw)) cw <- as.double(unclass(cw))
+    est <- env$estimate
     return(list(
-      truth = env$truth, estimate = env$estimate, case_weights = cw,
-      rows = NULL, keys = NULL
+      truth = env$truth, estimate = est, case_weights = cw,
+      rows = NULL, keys = NULL,
+      names = if (is.matrix(est) || is.data.frame(est)) colnames(est)
     ))
   }
   data <- env$data
@@ -189,7 +192,7 @@ prob_metric_columns <- function(vec, env, ..., call) {
   groups <- data_groups(data)
   list(
     truth = truth, estimate = estimate, case_weights = cw,
-    rows = groups$rows, keys = groups$keys
+    rows = groups$rows, keys = groups$keys, names = cols
   )
 }
 
@@ -306,8 +309,13 @@ metric_option_choices <- function(option) {
 
 # Score and top-label 0/1 loss from a factor truth and class probabilities.
 # Rows with a missing value get NA in both (the NA rule applies later).
+# `names`: the names of the probability columns (NULL when unnamed): columns
+# named `.pred_<level>` (or by the levels themselves) are matched to the
+# levels of `truth` by name (see match_prob_columns()). A two-level truth
+# whose top-label error rate is above 0.5 gets a classed warning: the
+# probabilities most likely belong to the other level.
 prob_metric_input <- function(truth, estimate, event_level, score_type,
-                              call) {
+                              call, names = NULL, case_weights = NULL) {
   if (!is.factor(truth)) {
     abort_aurc(
       c(
@@ -320,26 +328,7 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
   lev <- levels(truth)
   k <- length(lev)
   if (is.data.frame(estimate)) estimate <- as.matrix(estimate)
-  if (is.null(dim(estimate))) {
-    if (!is.numeric(estimate) || k != 2) {
-      abort_aurc(
-        c(
-          paste(
-            "Give one probability column per level of {.arg truth}",
-            "({k}), in the order of the levels."
-          ),
-          x = if (k != 2) {
-            "A single column is enough only for two levels."
-          } else {
-            "The probability column must be numeric."
-          }
-        ),
-        class = "aurc_error_column", call = call
-      )
-    }
-    p <- as.double(estimate)
-    estimate <- if (event_level == "first") cbind(p, 1 - p) else cbind(1 - p, p)
-  }
+  estimate <- match_prob_columns(estimate, names, lev, event_level, call)
   if (!is.numeric(estimate) || ncol(estimate) != k ||
     nrow(estimate) != length(truth)) {
     abort_aurc(
@@ -348,7 +337,14 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
           "Give one probability column per level of {.arg truth}",
           "({k}), in the order of the levels."
         ),
-        x = "There are {ncol(estimate)} numeric column{?s} for {k} level{?s}."
+        x = if (nrow(estimate) != length(truth)) {
+          paste(
+            "The probabilities have {nrow(estimate)} row{?s};",
+            "{.arg truth} has {length(truth)}."
+          )
+        } else {
+          "There are {ncol(estimate)} numeric column{?s} for {k} level{?s}."
+        }
       ),
       class = "aurc_error_column", call = call
     )
@@ -364,8 +360,120 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
     score[ok] <- scores_impl(p, score_type, FALSE, 1, 2)
     top <- max.col(p, ties.method = "first")
     loss[ok] <- as.double(top != as.integer(truth[ok]))
+    if (k == 2) warn_if_event_level(loss, case_weights, lev, call)
   }
   list(score = score, loss = loss)
+}
+
+# The probability matrix with its columns in the order of the levels.
+# Columns whose names are `.pred_<level>` (tidymodels' names) or the levels
+# themselves are matched by name; a name that is no level, or a level with
+# no column, is an error. Unnamed columns (or other names) are taken in the
+# order of the levels. A single column of a two-level truth is the
+# probability of the level its name gives, else of `event_level`.
+match_prob_columns <- function(estimate, names, lev, event_level, call) {
+  k <- length(lev)
+  single <- is.null(dim(estimate)) || ncol(estimate) == 1
+  named <- prob_column_levels(names, lev)
+  if (!is.null(named)) {
+    unknown <- named[!named %in% lev]
+    if (length(unknown) > 0 || anyDuplicated(named) ||
+      (!single && length(named) != k)) {
+      abort_aurc(
+        c(
+          paste(
+            "The names of the probability columns must match the levels",
+            "of {.arg truth}: {.val {lev}}."
+          ),
+          x = if (length(unknown)) {
+            "No level {.val {unknown}} (from column{?s} {.val {names[match(unknown, named)]}})."
+          } else if (anyDuplicated(named)) {
+            "Level {.val {named[duplicated(named)]}} has several columns."
+          } else {
+            "No column for level{?s} {.val {setdiff(lev, named)}}."
+          },
+          i = "Columns are matched by their names {.code .pred_<level>}."
+        ),
+        class = "aurc_error_column", call = call
+      )
+    }
+  }
+  if (!single) {
+    if (!is.null(named)) estimate <- estimate[, match(lev, named), drop = FALSE]
+    return(estimate)
+  }
+  if (!is.numeric(estimate) || k != 2) {
+    abort_aurc(
+      c(
+        paste(
+          "Give one probability column per level of {.arg truth}",
+          "({k}), in the order of the levels."
+        ),
+        x = if (k != 2) {
+          "A single column is enough only for two levels."
+        } else {
+          "The probability column must be numeric."
+        }
+      ),
+      class = "aurc_error_column", call = call
+    )
+  }
+  event <- lev[if (event_level == "first") 1 else 2]
+  of <- if (is.null(named)) event else named
+  if (!identical(of, event)) {
+    other <- if (event_level == "first") "second" else "first"
+    warn_aurc(
+      c(
+        paste(
+          "{.val {names}} is the probability of {.val {of}} (by its name),",
+          "but {.code event_level = {.val {event_level}}} is {.val {event}}."
+        ),
+        i = "It is used as the probability of {.val {of}}.",
+        i = paste(
+          "yardstick's own metrics (e.g. {.fn roc_auc}) in the same metric",
+          "set take it as the probability of {.val {event}}: set",
+          "{.code event_level = {.val {other}}}."
+        )
+      ),
+      class = "aurc_warning_event_level", call = call
+    )
+  }
+  p <- as.double(estimate)
+  if (identical(of, lev[1])) cbind(p, 1 - p) else cbind(1 - p, p)
+}
+
+# The levels that column names give: `.pred_<level>` names stripped of the
+# prefix, or the names when they all are levels; NULL for other names.
+prob_column_levels <- function(names, lev) {
+  if (is.null(names) || anyNA(names)) return(NULL)
+  if (all(startsWith(names, ".pred_"))) return(substring(names, 7))
+  if (all(names %in% lev)) return(names)
+  NULL
+}
+
+# A two-level truth with a top-label error rate above 0.5: worse than
+# predicting the other class every time, which nearly always means the
+# probabilities belong to the other level.
+warn_if_event_level <- function(loss, case_weights, lev, call) {
+  ok <- !is.na(loss)
+  w <- if (length(case_weights)) as.double(case_weights)[ok] else NULL
+  l <- loss[ok]
+  err <- if (is.null(w)) mean(l) else sum(w * l) / sum(w)
+  if (!is.finite(err) || err <= 0.5) return(invisible())
+  warn_aurc(
+    c(
+      paste(
+        "The top-label error rate is {format(round(err, 3), nsmall = 3)},",
+        "above 0.5 for a two-level {.arg truth}."
+      ),
+      i = paste(
+        "Is the probability column of the other level? For the levels",
+        "{.val {lev}}, name the columns {.code .pred_<level>} (matched by",
+        "name) or set {.arg event_level}."
+      )
+    ),
+    class = "aurc_warning_event_level", call = call
+  )
 }
 
 #' @rdname selective_prob_metrics

@@ -31,9 +31,144 @@ warn_if_swapped <- function(score, loss, loss_arg = "loss",
     ),
     class = "aurc_warning_swapped", call = call
   )
+  invisible(TRUE)
 }
 
 is_zero_one <- function(x) all(x == 0 | x == 1, na.rm = TRUE)
+
+# Every check of a score and a loss that a selective metric gets (the
+# vector and data-frame forms, the curves, the intervals): arguments that
+# look swapped, a class probability used as the confidence, and a score
+# that ranks the losses backwards. At most one warning; the checks read a
+# sample of at most 16384 spread-out rows, so they cost no more than a few
+# microseconds on any data. Silence one with
+# `suppressWarnings(..., classes = "aurc_warning_direction")`.
+warn_if_suspicious <- function(score, loss, loss_arg = "loss",
+                               call = rlang::caller_env()) {
+  if (isTRUE(warn_if_swapped(score, loss, loss_arg, call = call))) {
+    return(invisible())
+  }
+  i <- spread_sample(length(score))
+  s <- as.double(score[i])
+  l <- as.double(loss[i])
+  ok <- is.finite(s) & is.finite(l)
+  s <- s[ok]
+  l <- l[ok]
+  if (length(s) < 20) return(invisible())
+  if (warn_if_loss_looks_like_confidence(s, l, loss_arg, call)) {
+    return(invisible())
+  }
+  if (warn_if_class_probability(s, l, loss_arg, call)) return(invisible())
+  warn_if_backwards(s, l, loss_arg, call)
+  invisible()
+}
+
+# At most `m` positions spread evenly over 1..n (all of them when n <= m):
+# the checks above see the whole range of the data, whatever its order.
+spread_sample <- function(n, m = 16384L) {
+  if (n <= m) return(seq_len(n))
+  unique(as.integer(round(seq(1, n, length.out = m))))
+}
+
+# Pearson correlation of x and y with its Fisher z statistic; NA when either
+# is constant.
+cor_z <- function(x, y) {
+  m <- length(x)
+  if (m < 10 || stats::var(x) == 0 || stats::var(y) == 0) {
+    return(c(r = NA_real_, z = NA_real_))
+  }
+  r <- stats::cor(x, y)
+  c(r = r, z = atanh(min(max(r, -0.999999), 0.999999)) * sqrt(m - 3))
+}
+
+# Strong evidence that the loss rises with the score: r > 0.1 and z > 4.
+rises_with <- function(x, y) {
+  cz <- cor_z(x, y)
+  !is.na(cz[["r"]]) && cz[["r"]] > 0.1 && cz[["z"]] > 4
+}
+
+# A loss in (0, 1], never 0, not 0/1, mostly above 0.5: a confidence (a
+# largest class probability), e.g. `aurc_vec(cross_entropy, msp)` with the
+# two swapped. A loss of a real model is 0 for many samples or is small on
+# average.
+warn_if_loss_looks_like_confidence <- function(s, l, loss_arg, call) {
+  if (any(l <= 0) || any(l > 1) || is_zero_one(l) || stats::median(l) <= 0.5) {
+    return(FALSE)
+  }
+  warn_aurc(
+    c(
+      paste(
+        "{.arg {loss_arg}} looks like a confidence, not a loss: every value",
+        "lies in (0, 1] and most are above 0.5."
+      ),
+      i = "Were {.arg score} and {.arg {loss_arg}} swapped?",
+      i = paste(
+        "{.arg score} comes first (higher = more confident), then the",
+        "per-sample {.arg {loss_arg}} (0 = no loss)."
+      )
+    ),
+    class = c("aurc_warning_swapped", "aurc_warning_direction"), call = call
+  )
+  TRUE
+}
+
+# A score in [0, 1] whose loss falls towards both ends: the probability of
+# one class of a binary classifier, whose confidence is max(p, 1 - p).
+warn_if_class_probability <- function(s, l, loss_arg, call) {
+  if (any(s < 0) || any(s > 1)) return(FALSE)
+  low <- s < 0.5
+  high <- s > 0.5
+  if (sum(low) < 50 || sum(high) < 50) return(FALSE)
+  if (!rises_with(s[low], l[low]) || !rises_with(-s[high], l[high])) {
+    return(FALSE)
+  }
+  warn_aurc(
+    c(
+      paste(
+        "{.arg score} looks like the probability of one class: the",
+        "{.arg {loss_arg}} is lowest towards both 0 and 1."
+      ),
+      i = paste(
+        "The confidence of a binary classifier is {.code max(p, 1 - p)},",
+        "not {.code p}: use {.code confidence_score(cbind(1 - p, p), from",
+        "= \"probs\")}, or the class-probability form {.fn aurc_prob}."
+      )
+    ),
+    class = c("aurc_warning_class_probability", "aurc_warning_direction"),
+    call = call
+  )
+  TRUE
+}
+
+# A loss that clearly rises with the score: an uncertainty given as the
+# score (higher = less confident), or a correctness given as the loss.
+warn_if_backwards <- function(s, l, loss_arg, call) {
+  if (!rises_with(s, l)) return(FALSE)
+  r <- cor_z(s, l)[["r"]]
+  warn_aurc(
+    c(
+      paste(
+        "Higher {.arg score} goes with higher {.arg {loss_arg}}",
+        "(correlation {format(round(r, 2), nsmall = 2)}): the score ranks",
+        "the losses backwards."
+      ),
+      i = paste(
+        "{.arg score} must be a confidence (higher = more confident,",
+        "accepted first): give an uncertainty as its negative."
+      ),
+      i = paste(
+        "{.arg {loss_arg}} is the loss (1 = failure); a correctness",
+        "{.code correct} is given as {.code 1 - correct}."
+      ),
+      i = paste(
+        "If the score really is this poor, silence this with",
+        "{.code suppressWarnings(..., classes = \"aurc_warning_direction\")}."
+      )
+    ),
+    class = "aurc_warning_direction", call = call
+  )
+  TRUE
+}
 
 # A probability matrix (or members x samples x classes array) given where
 # logits are expected: every value in [0, 1] and every row summing to 1.
@@ -106,5 +241,57 @@ warn_ignored_binning_options <- function(binning, env) {
       i = hint
     ),
     class = "aurc_warning_ignored", call = env
+  )
+}
+
+# Calibration takes the correctness of each prediction (1 = correct); the
+# selective metrics take the loss (1 = failure). A mean correctness below
+# 0.5 next to a mean confidence above 0.5 is what the failure indicator
+# looks like when given as `correct` (or a correctness given as `loss` to a
+# calibration metric of selective_ci()). `correct` here is the correctness
+# as the function will use it; `arg` the argument the user gave, and
+# `from_loss` whether it was given as a loss.
+warn_calibration_convention <- function(confidence, correct, case_weights,
+                                        arg = "correct", from_loss = FALSE,
+                                        call = rlang::caller_env()) {
+  i <- spread_sample(length(confidence))
+  x <- as.double(confidence[i])
+  y <- as.double(correct[i])
+  w <- if (length(case_weights)) as.double(case_weights[i]) else rep(1, length(x))
+  ok <- is.finite(x) & is.finite(y) & is.finite(w) & w > 0
+  if (sum(ok) < 20) return(invisible())
+  acc <- sum(w[ok] * y[ok]) / sum(w[ok])
+  conf <- sum(w[ok] * x[ok]) / sum(w[ok])
+  if (!(acc < 0.5 && conf > 0.5)) return(invisible())
+  fmt <- function(v) format(round(v, 3), nsmall = 3)
+  msg <- if (from_loss) {
+    c(
+      paste(
+        "{.arg {arg}} looks like a correctness, not a loss: the accuracy",
+        "it implies is {fmt(acc)} while the mean confidence is {fmt(conf)}."
+      ),
+      i = paste(
+        "Here {.arg {arg}} is the failure indicator (1 = wrong); give the",
+        "correctness as {.code correct = }, as {.fn ece} takes it."
+      )
+    )
+  } else {
+    c(
+      paste(
+        "{.arg {arg}} looks like a failure indicator, not a correctness:",
+        "its mean is {fmt(acc)} while the mean confidence is {fmt(conf)}."
+      ),
+      i = paste(
+        "Calibration takes {.arg correct} (1 = the prediction was right);",
+        "a loss or failure indicator is given as {.code 1 - failure}."
+      )
+    )
+  }
+  warn_aurc(
+    c(msg, i = paste(
+      "If the model really is this overconfident, silence this with",
+      "{.code suppressWarnings(..., classes = \"aurc_warning_convention\")}."
+    )),
+    class = "aurc_warning_convention", call = call
   )
 }
