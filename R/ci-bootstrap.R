@@ -48,7 +48,9 @@ ci_jackknife_max_work <- 2.5e8
 #' @param scores A list of one or more numeric score vectors on the same
 #'   rows (already NA-free), optionally named.
 #' @param loss Numeric loss, finite and `>= 0` (0/1 for the binary metrics
-#'   and ECE, where it is the failure indicator: correct = 1 - loss).
+#'   and ECE, where it is the failure indicator: correct = 1 - loss); or a
+#'   list with one such loss per score (models compared on the same cases,
+#'   each with its own loss).
 #' @param case_weights `NULL` or non-negative frequency weights.
 #' @param metrics Character vector of metric names from
 #'   `ci_bootstrap_metrics`.
@@ -151,8 +153,19 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
   sc <- ci_check_scores(scores, call)
   n <- sc$n
   metrics <- ci_check_metrics(metrics, call)
-  case_weights <- ci_check_loss_weights(loss, case_weights, metrics, options,
-    n, call)
+  # one loss for every score, or a list with one loss per score
+  losses <- if (is.list(loss)) loss else list(loss)
+  if (!length(losses) %in% c(1L, length(scores))) {
+    abort_aurc(
+      "{.arg loss} must be one loss or one per score.",
+      class = "aurc_error_value", call = call
+    )
+  }
+  for (l in losses[-1]) {
+    ci_check_loss_weights(l, case_weights, metrics, options, n, call)
+  }
+  case_weights <- ci_check_loss_weights(losses[[1]], case_weights, metrics,
+    options, n, call)
   options <- ci_check_options(options, metrics, call)
   if (any(metrics %in% ci_calibration_metrics)) {
     for (j in seq_along(scores)) {
@@ -174,7 +187,7 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
   for (j in seq_along(scores)) score_mat[, j] <- as.double(scores[[j]])
   list(
     score = score_mat, score_names = sc$names, n = n,
-    loss = as.double(loss),
+    loss = as.double(unlist(losses, use.names = FALSE)),
     case_weights = if (is.null(case_weights)) double() else
       as.double(case_weights),
     metrics = metrics, options = options, times = draws$times,

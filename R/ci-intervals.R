@@ -599,18 +599,22 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
   input
 }
 
-ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL) {
+ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
+                              losses = NULL) {
   if (is.null(scores)) scores <- list(input$score)
+  # one loss for every score, or one per score (compare_scores())
+  if (is.null(losses)) losses <- list(input$loss)
+  loss_of <- function(j) losses[[min(j, length(losses))]]
   influence <- NULL
   with_if <- setdiff(spec$metrics, ci_bootstrap_only)
   if (spec$type == "bca" && length(with_if)) {
     # metrics without influence values get the jackknife
-    influence <- lapply(scores, function(s) {
-      res <- metric_influence_many(s, input$loss, input$case_weights,
+    influence <- lapply(seq_along(scores), function(j) {
+      res <- metric_influence_many(scores[[j]], loss_of(j), input$case_weights,
         with_if, ci_options(spec)
       )
       out <- stats::setNames(
-        lapply(seq_along(with_if), function(j) res$influence[, j]),
+        lapply(seq_along(with_if), function(k) res$influence[, k]),
         with_if
       )
       # where a metric's influence function is undefined on these data
@@ -625,7 +629,9 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL) {
     })
   }
   res <- ci_bootstrap(
-    scores = scores, loss = input$loss, case_weights = input$case_weights,
+    scores = scores,
+    loss = if (length(losses) == 1) losses[[1]] else losses,
+    case_weights = input$case_weights,
     metrics = spec$metrics, options = ci_options(spec), times = spec$times,
     strata = input$strata, cluster = input$cluster, indices = indices,
     threads = spec$threads, type = spec$type, conf_level = spec$conf_level,

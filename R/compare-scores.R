@@ -18,6 +18,21 @@
 #'   interval of the difference is of the chosen `type`, and the p-value is
 #'   the bootstrap's (see [selective_ci()]).
 #'
+#' @section Comparing models:
+#' Two models evaluated on the same cases each have their own confidence
+#' and their own loss: give `loss = c(loss_a, loss_b)`, one column per
+#' score. The influence function of each model's metric is computed with
+#' its own loss, and the difference's standard error comes from the
+#' difference of the influence values on the same cases, so the
+#' correlation of the two models is taken into account. For the failure
+#' AUROC of models with the same failures this is DeLong's paired test
+#' (stratified by the failure label); when their failures differ the
+#' labels are not a design stratum, and the variance of the difference is
+#' the plain (unstratified) influence-function variance, which pROC cannot
+#' compute (its paired test needs one response). The bootstrap draws the
+#' same cases for both models. Two identical inputs (same score and same
+#' loss) give a difference of 0 with `p = 1`, as `pROC::roc.test()` does.
+#'
 #' The p-values are adjusted over the `K (K - 1) / 2` pairs (per group) with
 #' [stats::p.adjust()] (`p_adjust = "holm"` by default; `"none"` keeps them).
 #' The hypothesis of each pair is "no difference in the metric", two-sided:
@@ -30,8 +45,13 @@
 #' @param scores Two or more score columns: unquoted names combined with
 #'   `c()` (e.g. `c(msp, margin)`), a range (`msp:margin`), or a character
 #'   vector of column names.
-#' @param loss Unquoted column of the per-sample loss (0/1 failure for the
-#'   binary metrics).
+#' @param loss The per-sample loss (0/1 failure for the binary metrics):
+#'   one unquoted column shared by every score, or one column per score
+#'   (`c(loss_a, loss_b)`, in the order of `scores`) to compare **models**,
+#'   each with its own confidence and its own loss on the same cases.
+#' @param correct Instead of `loss`, for the calibration errors: the
+#'   unquoted column of whether each prediction was right (as [ece()]
+#'   takes it); the loss is `1 - correct`.
 #' @param metric One metric name (see [selective_ci()]).
 #' @param p_adjust Method of [stats::p.adjust()], or `"none"`.
 #' @param na_rm If `TRUE`, rows with a missing value in any score or in the
@@ -58,10 +78,14 @@
 #' )
 #' cmp <- compare_scores(df, c(good, poor, noise), failure)
 #' cmp
+#' # two models, each with its own confidence and its own failures
+#' df$failure_b <- rbinom(n, 1, plogis(-0.5 - 1.5 * latent))
+#' compare_scores(df, c(good, poor), c(failure, failure_b))
 #' compare_scores(df, c("good", "poor"), failure, metric = "failure_auroc")
 #' autoplot(cmp)
 #' @export
-compare_scores <- function(data, scores, loss, ..., metric = "aurc",
+compare_scores <- function(data, scores, loss, ..., correct = NULL,
+                           metric = "aurc",
                            method = c("analytic", "bootstrap"),
                            p_adjust = "holm", conf_level = 0.95,
                            type = "percentile", times = 2000, strata = NULL,
@@ -92,16 +116,21 @@ compare_scores <- function(data, scores, loss, ..., metric = "aurc",
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
     list(
-      loss = rlang::enquo(loss), case_weights = rlang::enquo(case_weights),
+      case_weights = rlang::enquo(case_weights),
       strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
     ),
-    c("loss", "case_weights", "strata", "cluster")
+    c("case_weights", "strata", "cluster")
   )
   for (col in cols) check_numeric_vector(data[[col]], col, call = call)
+  losses <- compare_losses(data, spec, cols,
+    if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
+    rlang::enquo(correct), values$case_weights, call
+  )
   groups <- data_groups(data)
   parts <- lapply(seq_along(groups$rows), function(g) {
     rows <- groups$rows[[g]]
     v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
+    v$losses <- lapply(losses$values, function(x) x[rows])
     s <- lapply(cols, function(col) data[[col]][rows])
     res <- compare_group(spec, s, cols, v, indices, na_rm, p_adjust, call)
     if (!is.null(groups$keys)) {
@@ -119,6 +148,7 @@ compare_scores <- function(data, scores, loss, ..., metric = "aurc",
       metric = spec$metrics, estimator = spec$labels,
       method = spec$ci_method, type = spec$type, times = spec$times,
       conf_level = spec$conf_level, p_adjust = p_adjust, scores = cols,
+      losses = losses$names,
       n = vapply(parts, `[[`, numeric(1), "n"),
       n_failures = vapply(parts, `[[`, numeric(1), "n_failures"),
       strata = !is.null(values$strata), cluster = !is.null(values$cluster),
@@ -128,13 +158,13 @@ compare_scores <- function(data, scores, loss, ..., metric = "aurc",
 }
 
 # Column names selected by `scores`: c(a, b), a:b, or a character vector.
-select_score_columns <- function(data, quo, call) {
+select_score_columns <- function(data, quo, call, arg = "scores", min = 2) {
   pos <- stats::setNames(as.list(seq_along(data)), names(data))
   idx <- tryCatch(
     rlang::eval_tidy(quo, pos),
     error = function(e) {
       abort_aurc(
-        "Can't select {.arg scores} in {.arg data}.",
+        "Can't select {.arg {arg}} in {.arg data}.",
         parent = e, class = "aurc_error_column", call = call
       )
     }
@@ -143,7 +173,7 @@ select_score_columns <- function(data, quo, call) {
     bad <- setdiff(idx, names(data))
     if (length(bad) > 0) {
       abort_aurc(
-        "{.arg scores} must name columns of {.arg data}; unknown:
+        "{.arg {arg}} must name columns of {.arg data}; unknown:
          {.val {bad}}.",
         class = "aurc_error_column", call = call
       )
@@ -153,15 +183,15 @@ select_score_columns <- function(data, quo, call) {
     cols <- names(data)[idx]
   } else {
     abort_aurc(
-      "{.arg scores} must select columns of {.arg data}.",
+      "{.arg {arg}} must select columns of {.arg data}.",
       class = "aurc_error_column", call = call
     )
   }
   cols <- unique(cols)
-  if (length(cols) < 2) {
+  if (length(cols) < min) {
     abort_aurc(
       c(
-        "{.arg scores} must select at least two score columns.",
+        "{.arg {arg}} must select at least {min} column{?s}.",
         x = "It selects {length(cols)}."
       ),
       class = "aurc_error_value", call = call
@@ -170,39 +200,94 @@ select_score_columns <- function(data, quo, call) {
   cols
 }
 
+# The loss of every score: one column (or `correct =`) for all, or one per
+# score (models compared on the same cases, each with its own loss). Returns
+# the loss vectors (one, or one per score) and their names.
+compare_losses <- function(data, spec, cols, loss_quo, correct_quo,
+                           case_weights, call) {
+  if (!rlang::quo_is_null(loss_quo) && loss_is_selection(loss_quo, data)) {
+    if (!rlang::quo_is_null(correct_quo)) {
+      abort_aurc(
+        "Give {.arg loss} or {.arg correct}, not both.",
+        class = "aurc_error_value", call = call
+      )
+    }
+    names <- select_score_columns(data, loss_quo, call,
+      arg = "loss", min = 1
+    )
+    if (!length(names) %in% c(1L, length(cols))) {
+      abort_aurc(
+        c(
+          "{.arg loss} must select one column or one per score.",
+          x = "It selects {length(names)} for {length(cols)} scores."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    }
+    values <- lapply(names, function(nm) data[[nm]])
+    for (j in seq_along(values)) {
+      ci_warn_conventions(spec, data[[cols[j]]], values[[j]], case_weights,
+        FALSE, call
+      )
+    }
+    return(list(values = values, names = names))
+  }
+  loss <- eval_column(data, loss_quo, "loss", call = call)
+  correct <- eval_column(data, correct_quo, "correct", call = call)
+  label <- if (!is.null(correct)) {
+    paste("1 -", rlang::as_label(correct_quo))
+  } else {
+    rlang::as_label(loss_quo)
+  }
+  loss <- ci_loss(spec, data[[cols[1]]], loss, correct, case_weights, call)
+  list(values = list(loss), names = label)
+}
+
+# Whether `loss` selects several columns: c(a, b), a:b, or a character
+# vector of more than one name.
+loss_is_selection <- function(quo, data) {
+  expr <- rlang::quo_get_expr(quo)
+  if (rlang::is_call(expr, c("c", ":"))) return(TRUE)
+  is.character(expr) && length(expr) > 1
+}
+
 # One group: the estimates of every score and the tests of every pair.
+# `v$losses`: one loss for all scores or one per score.
 compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
                           call) {
   n_scores <- length(scores)
-  n <- length(scores[[1]])
   pairs <- utils::combn(n_scores, 2)
   na_result <- function(n_cases, n_failures) {
     est <- rep(NA_real_, n_scores)
-    compare_tables(cols, pairs, est, est, est, est, rep(NA_real_, ncol(pairs)),
-      rep(NA_real_, ncol(pairs)), rep(NA_real_, ncol(pairs)),
-      rep(NA_real_, ncol(pairs)), rep(NA_real_, ncol(pairs)), p_adjust,
-      n_cases, n_failures
+    na <- rep(NA_real_, ncol(pairs))
+    compare_tables(cols, pairs, est, est, est, est, na, na, na, na, na,
+      p_adjust, n_cases, n_failures
     )
   }
-  missing_any <- Reduce(`|`, lapply(scores, is.na))
+  losses <- v$losses
+  missing_any <- Reduce(`|`, lapply(c(scores, losses), is.na))
   if (any(missing_any)) {
     if (!na_rm) return(na_result(NA_real_, NA_real_))
     keep <- !missing_any
     scores <- lapply(scores, function(s) s[keep])
-    v <- lapply(v, function(x) if (is.null(x)) NULL else x[keep])
+    losses <- lapply(losses, function(l) l[keep])
+    v <- lapply(v, function(x) if (is.null(x) || is.list(x)) x else x[keep])
   }
-  inputs <- lapply(scores, function(s) {
-    ci_input(spec, s, v$loss, v$case_weights, v$strata, v$cluster, na_rm,
-      call
+  loss_of <- function(j) losses[[min(j, length(losses))]]
+  inputs <- lapply(seq_len(n_scores), function(j) {
+    ci_input(spec, scores[[j]], loss_of(j), v$case_weights, v$strata,
+      v$cluster, na_rm, call
     )
   })
-  input <- inputs[[1]]
-  if (is.null(input) || any(vapply(inputs, is.null, logical(1)))) {
+  if (any(vapply(inputs, is.null, logical(1)))) {
     return(na_result(NA_real_, NA_real_))
   }
+  input <- inputs[[1]]
   w <- input$case_weights
   n_cases <- if (is.null(w)) length(input$loss) else sum(w)
-  n_failures <- if (all(input$loss %in% c(0, 1))) {
+  l_in <- lapply(inputs, `[[`, "loss")
+  shared <- all(vapply(l_in, identical, logical(1), l_in[[1]]))
+  n_failures <- if (shared && all(input$loss %in% c(0, 1))) {
     sum(if (is.null(w)) input$loss else w * input$loss)
   } else {
     NA_real_
@@ -211,7 +296,8 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   z <- stats::qnorm((1 + spec$conf_level) / 2)
   if (spec$ci_method == "bootstrap") {
     res <- ci_bootstrap_rows(spec, input, indices, call,
-      scores = stats::setNames(s_list, cols)
+      scores = stats::setNames(s_list, cols),
+      losses = if (shared) NULL else l_in
     )
     est <- as.numeric(res$estimate[, 1])
     d <- as.data.frame(res$diff)
@@ -222,42 +308,74 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     )
     diff <- est[pairs[1, ]] - est[pairs[2, ]]
     se_d <- d$std_error[row]
+    p <- d$p_value[row]
+    same <- compare_identical(s_list, l_in, pairs)
+    p[same] <- 1
     return(compare_tables(cols, pairs, est, as.numeric(res$lower[, 1]),
       as.numeric(res$upper[, 1]), as.numeric(res$std_error[, 1]), diff,
-      d$lower[row], d$upper[row], se_d, d$p_value[row], p_adjust, n_cases,
+      d$lower[row], d$upper[row], se_d, p, p_adjust, n_cases,
       n_failures,
-      statistic = diff / se_d
+      statistic = ifelse(same, 0, diff / se_d)
     ))
   }
-  res <- lapply(s_list, function(s) {
-    metric_influence_many(s, input$loss, w, spec$metrics, ci_options(spec))
+  res <- lapply(seq_len(n_scores), function(j) {
+    metric_influence_many(s_list[[j]], l_in[[j]], w, spec$metrics,
+      ci_options(spec)
+    )
   })
   est <- vapply(res, function(r) unname(r$estimate[1]), numeric(1))
   if (anyNA(est)) {
     ci_undefined(spec$metrics, est[is.na(est)][1], call)
     return(na_result(n_cases, n_failures))
   }
-  strata <- input$strata
-  if (is.null(strata) && spec$metrics == "failure_auroc") strata <- input$loss
-  se_of <- function(x) {
+  # DeLong: the failure AUROC's variance is stratified by the failure
+  # label; for two models with their own losses the labels differ, and the
+  # difference is not stratified (the class counts vary with the cases)
+  strata_of <- function(j) {
+    if (!is.null(input$strata) || spec$metrics != "failure_auroc") {
+      return(input$strata)
+    }
+    if (is.null(j)) NULL else l_in[[j]]
+  }
+  se_of <- function(x, strata) {
     if (is.null(strata) && is.null(input$cluster)) {
       ww <- if (is.null(w)) 1 else w
       return(sqrt(sum(ww * x^2) * n_cases / (n_cases - 1)) / n_cases)
     }
     influence_std_error(x, w, strata, input$cluster)
   }
-  se <- vapply(res, function(r) se_of(r$influence[, 1]), numeric(1))
+  se <- vapply(seq_len(n_scores), function(j) {
+    se_of(res[[j]]$influence[, 1], strata_of(j))
+  }, numeric(1))
   diff <- est[pairs[1, ]] - est[pairs[2, ]]
-  se_d <- vapply(seq_len(ncol(pairs)), function(j) {
-    se_of(res[[pairs[1, j]]]$influence[, 1] -
-      res[[pairs[2, j]]]$influence[, 1])
+  se_d <- vapply(seq_len(ncol(pairs)), function(k) {
+    a <- pairs[1, k]
+    b <- pairs[2, k]
+    same_labels <- identical(l_in[[a]], l_in[[b]])
+    se_of(
+      res[[a]]$influence[, 1] - res[[b]]$influence[, 1],
+      strata_of(if (same_labels) a else NULL)
+    )
   }, numeric(1))
   stat <- diff / se_d
+  # identical inputs: no difference, p = 1 (as pROC::roc.test)
+  same <- compare_identical(s_list, l_in, pairs) | (diff == 0 & se_d == 0)
+  stat[same] <- 0
   p <- 2 * stats::pnorm(-abs(stat))
   compare_tables(cols, pairs, est, est - z * se, est + z * se, se, diff,
     diff - z * se_d, diff + z * se_d, se_d, p, p_adjust, n_cases, n_failures,
     statistic = stat
   )
+}
+
+# Pairs whose scores and losses are identical.
+compare_identical <- function(scores, losses, pairs) {
+  loss_of <- function(j) losses[[min(j, length(losses))]]
+  vapply(seq_len(ncol(pairs)), function(k) {
+    a <- pairs[1, k]
+    b <- pairs[2, k]
+    identical(scores[[a]], scores[[b]]) && identical(loss_of(a), loss_of(b))
+  }, logical(1))
 }
 
 compare_tables <- function(cols, pairs, est, lower, upper, se, diff, d_lower,
@@ -322,6 +440,11 @@ print.aurc_comparison <- function(x, digits = 4, ...) {
   cat(sprintf("data:  %s of %s on the same %s cases%s\n", label,
     paste(s$scores, collapse = ", "), n_txt, fail_txt
   ))
+  if (length(s$losses) > 1) {
+    cat(sprintf("losses:  one per score: %s\n",
+      paste(s$losses, collapse = ", ")
+    ))
+  }
   cat(sprintf("metric:  %s, estimator %s\n", s$metric, s$estimator))
   cat(sprintf("method:  %s\n", comparison_method_text(s)))
   cat(sprintf(

@@ -32,12 +32,29 @@
 #' Ties share one threshold: tied samples are accepted or rejected together,
 #' so no estimator depends on the order of the rows.
 #'
-#' @section Arguments that look swapped:
+#' @section Arguments that look wrong:
 #' The score comes first, then the loss (unlike yardstick's truth-first
-#' order). A score of only 0s and 1s with a loss that is not 0/1 looks
-#' swapped and gets a warning of class `aurc_warning_swapped`; so do all
-#' the metrics of this package, [selective_metrics()] and [rc_curve()].
-#' For yardstick's argument order use [aurc_prob()].
+#' order). Every selective metric of this package, [selective_metrics()],
+#' [rc_curve()] and [selective_ci()] check a sample of at most 16384
+#' evenly spread rows (a few microseconds) and warn when the input looks
+#' like a mistake:
+#'
+#' * a score of only 0s and 1s with a loss that is not 0/1, or a loss in
+#'   `(0, 1]` that is never 0 and mostly above 0.5 (a confidence, e.g.
+#'   `aurc_vec(cross_entropy, msp)`): swapped arguments, class
+#'   `aurc_warning_swapped`;
+#' * a score in `[0, 1]` whose loss falls towards both 0 and 1: the
+#'   probability of one class of a binary classifier, whose confidence is
+#'   `max(p, 1 - p)`; class `aurc_warning_class_probability`;
+#' * a loss that clearly rises with the score (correlation above 0.1 with
+#'   a Fisher z above 4): an uncertainty given as the score (use its
+#'   negative) or a correctness given as the loss (use `1 - correct`);
+#'   class `aurc_warning_direction`.
+#'
+#' All three also have class `aurc_warning_direction` (but the 0/1 swap),
+#' so a study of deliberately poor scores silences them with
+#' `suppressWarnings(..., classes = "aurc_warning_direction")`. For
+#' yardstick's argument order and class probabilities use [aurc_prob()].
 #'
 #' @param data A data frame (grouped data frames give one row per group),
 #'   a `dbplyr` lazy database table (grouped or not; computed in the engine,

@@ -37,13 +37,28 @@
 #' confidence score likewise with `score_type =`.
 #'
 #' @section Probability columns:
-#' Give one column per level of `truth`, in the order of its levels (as
-#' tidymodels names them, `.pred_<level>`); each row must sum to 1. For a
-#' two-level `truth` a single column is enough: the probability of the
-#' `event_level` class (`"first"` level by default), the other class
-#' getting one minus it. Rows with a missing truth or probability are
-#' dropped when `na_rm = TRUE` (yardstick's default); with
-#' `na_rm = FALSE` they make the result `NA`.
+#' Give one column per level of `truth`. Columns named as tidymodels names
+#' them, `.pred_<level>` (or a matrix whose column names are the levels),
+#' are matched to the levels **by name**, in any order; a name that is no
+#' level, a level given twice or a level without a column is an error of
+#' class `aurc_error_column`. Columns with other names are taken in the
+#' order of the levels. Each row must sum to 1.
+#'
+#' For a two-level `truth` a single column is enough. Its name decides
+#' which level it is the probability of (`.pred_yes` is the probability of
+#' `"yes"`); an unnamed column is the probability of the `event_level`
+#' class (`"first"` level by default, yardstick's convention), the other
+#' class getting one minus it. When the name and `event_level` disagree,
+#' the name is used and a warning of class `aurc_warning_event_level` says
+#' so (yardstick's own metrics in the same metric set, such as `roc_auc`,
+#' follow `event_level` and are then wrong). A two-level metric whose
+#' top-label error rate is above 0.5 warns with the same class: such a
+#' model is worse than always predicting one class, which nearly always
+#' means the probabilities belong to the other level.
+#'
+#' Rows with a missing truth or probability are dropped when `na_rm =
+#' TRUE` (yardstick's default); with `na_rm = FALSE` they make the result
+#' `NA`.
 #'
 #' @param data A data frame; a grouped data frame gives one row per group.
 #' @param truth The true class: an unquoted column name of `data` (a
@@ -59,8 +74,9 @@
 #' @param na_rm If `TRUE` (default, as in yardstick) rows with a missing
 #'   value are dropped; if `FALSE` they make the result `NA`.
 #' @param event_level `"first"` or `"second"`: which level the single
-#'   probability column of a two-level `truth` belongs to. Unused with one
-#'   column per level.
+#'   probability column of a two-level `truth` belongs to when its name
+#'   does not say (see Probability columns). Unused with one column per
+#'   level.
 #' @param case_weights Optional non-negative frequency weights, an
 #'   unquoted column name (for the `_vec` forms a vector); hardhat's
 #'   frequency and importance weights are used as numbers.

@@ -91,8 +91,12 @@ void canonical_order(const Rcpp::NumericMatrix& score,
   for (std::size_t c = 0; c < C; ++c)
     for (std::size_t k = 0; k < n; ++k)
       d.score[c * n + k] = score[c * n + d.order[k]];
-  d.loss.resize(loss.size() ? n : 0);
-  for (std::size_t k = 0; k < d.loss.size(); ++k) d.loss[k] = loss[d.order[k]];
+  // one loss column for every score, or one per score (n x C)
+  const std::size_t L = n ? static_cast<std::size_t>(loss.size()) / n : 0;
+  d.loss.resize(L * n);
+  for (std::size_t c = 0; c < L; ++c)
+    for (std::size_t k = 0; k < n; ++k)
+      d.loss[c * n + k] = loss[c * n + d.order[k]];
   d.weight.resize(case_weights.size() ? n : 0);
   for (std::size_t k = 0; k < d.weight.size(); ++k)
     d.weight[k] = case_weights[d.order[k]];
@@ -118,7 +122,9 @@ Rcpp::NumericVector array3(std::size_t a, std::size_t b, std::size_t c) {
 
 }  // namespace
 
-// score: n x C (one column per score, the same cases); loss: n; case_weights:
+// score: n x C (one column per score, the same cases); loss: n (shared by
+// every score) or n x C (one loss per score: models compared on the same
+// cases, each with its own loss; checked by the caller); case_weights:
 // n or empty; strata, cluster: 0-based codes or empty; indices: B x m
 // 1-based input rows, or 0 x 0 to draw `times` replicates from `seed` (two
 // 32-bit halves); calibration: the options of the smooth ECE and the CORP
@@ -143,6 +149,9 @@ Rcpp::List ci_bootstrap_impl(
       metrics, estimator, method, optimum, coverage, risk, n_bins,
       calibration);
   const std::size_t M = specs.size();
+  const std::size_t n_loss = static_cast<std::size_t>(loss.size());
+  if (n_loss != n && n_loss != n * C)
+    Rcpp::stop("loss must have n or n x C values");
   RInterrupt check;
 
   Canonical d;
@@ -152,10 +161,10 @@ Rcpp::List ci_bootstrap_impl(
   const bool need_cases = needs_cases(specs);
   std::vector<RankingColumn> cols(C);
   for (std::size_t c = 0; c < C; ++c) {
-    prepare_column(d.score.data() + c * n, d.loss.data(), n, cols[c], check,
+    const double* loss_c = d.loss.data() + (d.loss.size() > n ? c * n : 0);
+    prepare_column(d.score.data() + c * n, loss_c, n, cols[c], check,
                    threads);
-    if (need_loss)
-      prepare_loss_order(d.loss.data(), n, cols[c], check, threads);
+    if (need_loss) prepare_loss_order(loss_c, n, cols[c], check, threads);
     if (need_bins)
       prepare_bins(d.score.data() + c * n, static_cast<std::size_t>(n_bins),
                    cols[c]);

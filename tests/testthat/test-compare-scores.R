@@ -152,3 +152,158 @@ test_that("bad input", {
   )
   expect_true(is.na(out$tests$p_value))
 })
+
+make_models <- function(n = 1000, seed = 7) {
+  set.seed(seed)
+  latent <- rnorm(n)
+  # two models on the same cases: each has its own failures and confidence
+  data.frame(
+    fail_a = rbinom(n, 1, plogis(-1.2 - 1.5 * latent)),
+    fail_b = rbinom(n, 1, plogis(-0.8 - 1.2 * latent)),
+    conf_a = round(latent + rnorm(n, sd = 0.6), 1),
+    conf_b = round(latent + rnorm(n, sd = 0.9), 1)
+  )
+}
+
+test_that("models with their own losses: estimates and SEs by definition", {
+  df <- make_models(600)
+  for (metric in c("aurc", "augrc", "failure_auroc")) {
+    cmp <- compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b),
+      metric = metric
+    )
+    a <- metric_influence(df$conf_a, df$fail_a, NULL, metric)
+    b <- metric_influence(df$conf_b, df$fail_b, NULL, metric)
+    expect_equal(cmp$estimates$estimate, c(a$estimate, b$estimate),
+      tolerance = 1e-12
+    )
+    expect_equal(cmp$tests$difference, a$estimate - b$estimate,
+      tolerance = 1e-12
+    )
+    # the difference is not stratified: the failures differ between models
+    expect_equal(cmp$tests$std_error,
+      sd(a$influence - b$influence) / sqrt(nrow(df)),
+      tolerance = 1e-10
+    )
+    expect_equal(cmp$settings$losses, c("fail_a", "fail_b"))
+  }
+  expect_equal(
+    compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b))$estimates$estimate,
+    c(aurc_vec(df$conf_a, df$fail_a), aurc_vec(df$conf_b, df$fail_b)),
+    tolerance = 1e-12
+  )
+  # selections by name and c() agree
+  expect_equal(
+    compare_scores(df, c("conf_a", "conf_b"), c("fail_a", "fail_b"))$tests,
+    compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b))$tests
+  )
+})
+
+test_that("two models with the same failures: pROC's paired DeLong test", {
+  skip_if_not_installed("pROC")
+  df <- make_models(800, seed = 11)
+  df$fail_copy <- df$fail_a
+  cmp <- compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_copy),
+    metric = "failure_auroc"
+  )
+  r1 <- pROC::roc(df$fail_a, df$conf_a,
+    levels = c(1, 0), direction = "<", quiet = TRUE
+  )
+  r2 <- pROC::roc(df$fail_copy, df$conf_b,
+    levels = c(1, 0), direction = "<", quiet = TRUE
+  )
+  t <- pROC::roc.test(r1, r2, method = "delong", paired = TRUE)
+  expect_equal(cmp$tests$statistic, unname(t$statistic), tolerance = 1e-10)
+  expect_equal(cmp$tests$p_value, t$p.value, tolerance = 1e-10)
+  expect_equal(c(cmp$tests$lower, cmp$tests$upper), as.numeric(t$conf.int),
+    tolerance = 1e-10
+  )
+})
+
+test_that("identical inputs: difference 0 and p = 1, as pROC", {
+  df <- make_models(300)
+  df$conf_a2 <- df$conf_a
+  for (method in c("analytic", "bootstrap")) {
+    cmp <- if (method == "analytic") {
+      compare_scores(df, c(conf_a, conf_a2), fail_a, metric = "failure_auroc")
+    } else {
+      compare_scores(df, c(conf_a, conf_a2), fail_a,
+        metric = "failure_auroc", method = "bootstrap", times = 200
+      )
+    }
+    expect_equal(cmp$tests$difference, 0)
+    expect_equal(cmp$tests$statistic, 0)
+    expect_equal(cmp$tests$p_value, 1)
+  }
+  skip_if_not_installed("pROC")
+  r <- pROC::roc(df$fail_a, df$conf_a,
+    levels = c(1, 0), direction = "<", quiet = TRUE
+  )
+  expect_equal(suppressWarnings(pROC::roc.test(r, r, paired = TRUE))$p.value,
+    1
+  )
+})
+
+test_that("models' bootstrap: the same cases for both, each with its loss", {
+  df <- make_models(200, seed = 3)
+  set.seed(5)
+  idx <- matrix(sample.int(nrow(df), 150 * nrow(df), replace = TRUE), 150)
+  cmp <- compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b),
+    metric = "augrc", method = "bootstrap", indices = idx
+  )
+  d <- apply(idx, 1, function(i) {
+    augrc_vec(df$conf_a[i], df$fail_a[i]) -
+      augrc_vec(df$conf_b[i], df$fail_b[i])
+  })
+  expect_equal(cmp$tests$std_error, sd(d), tolerance = 1e-10)
+  expect_equal(cmp$estimates$estimate, c(
+    augrc_vec(df$conf_a, df$fail_a), augrc_vec(df$conf_b, df$fail_b)
+  ), tolerance = 1e-12)
+})
+
+test_that("the analytic SE of a model difference agrees with the bootstrap", {
+  df <- make_models(1500, seed = 21)
+  for (metric in c("aurc", "failure_auroc")) {
+    an <- compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b),
+      metric = metric
+    )
+    set.seed(1)
+    bs <- compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b),
+      metric = metric, method = "bootstrap", times = 10000
+    )
+    expect_lt(abs(an$tests$std_error / bs$tests$std_error - 1), 0.10)
+  }
+})
+
+test_that("calibration errors take correct = as ece() does", {
+  set.seed(4)
+  n <- 500
+  df <- data.frame(
+    p_a = runif(n, 0.5, 1), p_b = runif(n, 0.5, 1)
+  )
+  df$correct <- rbinom(n, 1, df$p_a^1.5)
+  a <- compare_scores(df, c(p_a, p_b), correct = correct, metric = "ece")
+  b <- compare_scores(df, c(p_a, p_b), 1 - correct, metric = "ece")
+  expect_equal(a$tests, b$tests)
+  # a correctness given as the loss of a calibration error warns
+  expect_warning(
+    compare_scores(df, c(p_a, p_b), correct, metric = "ece"),
+    class = "aurc_warning_convention"
+  )
+})
+
+test_that("bad loss selections", {
+  df <- make_models(100)
+  df$fail_c <- df$fail_a
+  expect_snapshot(error = TRUE,
+    compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b, fail_c))
+  )
+  expect_snapshot(error = TRUE,
+    compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b), correct = fail_c)
+  )
+  expect_error(compare_scores(df, c(conf_a, conf_b)),
+    class = "aurc_error_missing"
+  )
+  expect_error(compare_scores(df, c(conf_a, conf_b), c(fail_a, nope)),
+    class = "aurc_error_column"
+  )
+})

@@ -249,3 +249,62 @@ test_that("prob metric errors", {
     x <- aurc_prob(df, truth, .pred_a:.pred_c, estimator = "macro")
   })
 })
+
+test_that("probability columns are matched to the levels by their names", {
+  df <- prob_test_data()
+  right <- aurc_prob(df, truth, .pred_a, .pred_b, .pred_c)
+  # out of level order: the names say which level each column is
+  expect_equal(aurc_prob(df, truth, .pred_c, .pred_a, .pred_b), right)
+  expect_equal(
+    aurc_prob_vec(df$truth, as.matrix(df[c(".pred_b", ".pred_c", ".pred_a")])),
+    right$.estimate
+  )
+  # a matrix named by the levels themselves
+  m <- as.matrix(df[c(".pred_c", ".pred_b", ".pred_a")])
+  colnames(m) <- c("c", "b", "a")
+  expect_equal(aurc_prob_vec(df$truth, m), right$.estimate)
+  expect_equal(ece_prob(df, truth, .pred_b, .pred_c, .pred_a)$.estimate,
+    ece_prob(df, truth, .pred_a, .pred_b, .pred_c)$.estimate
+  )
+  # a name that is no level, a level twice: classed errors
+  df$.pred_d <- df$.pred_c
+  expect_snapshot(error = TRUE, aurc_prob(df, truth, .pred_a, .pred_b, .pred_d))
+  expect_error(aurc_prob(df, truth, .pred_a, .pred_b, .pred_c, .pred_d),
+    class = "aurc_error_column"
+  )
+  colnames(m) <- c("c", "b", "b")
+  expect_error(aurc_prob_vec(df$truth, m), class = "aurc_error_column")
+})
+
+test_that("one column: its name decides its level, a wrong event_level warns", {
+  set.seed(8)
+  n <- 2000
+  p <- stats::runif(n)
+  truth <- factor(ifelse(stats::runif(n) < p, "yes", "no"), c("no", "yes"))
+  df <- data.frame(truth = truth, .pred_yes = p, .pred_no = 1 - p)
+  right <- aurc_prob(df, truth, .pred_no, .pred_yes)
+  # the issue's case: levels no, yes, the default event level "first"
+  expect_warning(one <- aurc_prob(df, truth, .pred_yes),
+    class = "aurc_warning_event_level"
+  )
+  expect_equal(one, right)
+  loss <- as.numeric(ifelse(p > 0.5, "yes", "no") != truth)
+  expect_equal(right$.estimate, aurc_vec(pmax(p, 1 - p), loss))
+  expect_warning(e <- ece_prob(df, truth, .pred_yes),
+    class = "aurc_warning_event_level"
+  )
+  expect_equal(e, ece_prob(df, truth, .pred_no, .pred_yes))
+  expect_warning(f <- failure_auroc_prob(df, truth, .pred_yes),
+    class = "aurc_warning_event_level"
+  )
+  expect_equal(f$.estimate, failure_auroc_vec(pmax(p, 1 - p), loss))
+  expect_silent(aurc_prob(df, truth, .pred_yes, event_level = "second"))
+  expect_silent(aurc_prob(df, truth, .pred_no))
+  # an unnamed vector of the other level: the error rate above 0.5 warns
+  expect_warning(aurc_prob_vec(df$truth, p),
+    class = "aurc_warning_event_level"
+  )
+  expect_silent(aurc_prob_vec(df$truth, p, event_level = "second"))
+  expect_snapshot(x <- aurc_prob(df, truth, .pred_yes))
+  expect_snapshot(x <- aurc_prob_vec(df$truth, p))
+})

@@ -81,3 +81,114 @@ test_that("an option the binning ignores warns", {
     x <- ece_vec(conf, correct, breaks = c(0, 0.5, 1), n_bins = 4)
   })
 })
+
+# The silently wrong cases of issue 24, as a user wrote them: each now
+# gives the right number or a classed warning.
+binary_model <- function(n = 2000, seed = 1) {
+  set.seed(seed)
+  p <- runif(n)
+  yes <- runif(n) < p
+  conf <- pmax(p, 1 - p)
+  correct <- as.numeric((p > 0.5) == yes)
+  data.frame(
+    p = p, conf = conf, correct = correct, err = 1 - correct,
+    ce = -log(ifelse(yes, p, 1 - p))
+  )
+}
+
+test_that("a class probability used as the score warns", {
+  df <- binary_model()
+  df$.pred_yes <- df$p
+  expect_warning(aurc(df, .pred_yes, err),
+    class = "aurc_warning_class_probability"
+  )
+  expect_warning(aurc_vec(df$p, df$err),
+    class = "aurc_warning_class_probability"
+  )
+  expect_warning(rc_curve_vec(df$p, df$err),
+    class = "aurc_warning_class_probability"
+  )
+  # the confidence max(p, 1 - p) is silent, and is what the warning names
+  expect_silent(aurc(df, conf, err))
+  expect_equal(
+    aurc_vec(df$conf, df$err),
+    aurc_vec(confidence_score(cbind(1 - df$p, df$p), from = "probs"), df$err)
+  )
+  expect_snapshot(x <- aurc_vec(df$p, df$err))
+})
+
+test_that("swapped arguments with a continuous loss warn", {
+  df <- binary_model()
+  # aurc_vec(ce_loss, msp): the confidence given as the loss
+  expect_warning(aurc_vec(df$ce, df$conf), class = "aurc_warning_swapped")
+  expect_warning(aurc(df, ce, conf), class = "aurc_warning_swapped")
+  expect_silent(aurc_vec(df$conf, df$ce))
+  expect_snapshot(x <- aurc_vec(df$ce, df$conf))
+})
+
+test_that("an uncertainty as the score, a correctness as the loss warn", {
+  df <- binary_model()
+  entropy <- -(df$p * log(df$p) + (1 - df$p) * log(1 - df$p))
+  expect_warning(aurc_vec(entropy, df$err), class = "aurc_warning_direction")
+  expect_warning(aurc_vec(df$conf, df$correct),
+    class = "aurc_warning_direction"
+  )
+  expect_warning(selective_metrics_vec(df$conf, df$correct),
+    class = "aurc_warning_direction"
+  )
+  expect_warning(selective_ci_vec(df$conf, df$correct),
+    class = "aurc_warning_direction"
+  )
+  expect_silent(aurc_vec(-entropy, df$err))
+  expect_snapshot(x <- aurc_vec(entropy, df$err))
+  # a poor but honest score, and noise: silent (no false alarms)
+  for (seed in 1:20) {
+    set.seed(seed)
+    n <- 5000
+    expect_silent(aurc_vec(runif(n), rbinom(n, 1, 0.3)))
+    expect_silent(aurc_vec(rnorm(n), rexp(n)))
+  }
+  # a score this poor on purpose: the class silences it
+  expect_silent(suppressWarnings(aurc_vec(entropy, df$err),
+    classes = "aurc_warning_direction"
+  ))
+})
+
+test_that("calibration inputs in the other convention warn", {
+  df <- binary_model()
+  # ece() takes correct; the failure given instead warns
+  expect_warning(ece(df, conf, err), class = "aurc_warning_convention")
+  expect_warning(ece_vec(df$conf, df$err), class = "aurc_warning_convention")
+  expect_warning(calibration_bins(df$conf, df$err),
+    class = "aurc_warning_convention"
+  )
+  expect_warning(smooth_ece_vec(df$conf, df$err),
+    class = "aurc_warning_convention"
+  )
+  expect_warning(corp_mcb_vec(df$conf, df$err),
+    class = "aurc_warning_convention"
+  )
+  expect_silent(ece(df, conf, correct))
+  # selective_ci() takes correct = as ece() does, and the loss as the
+  # failure; the same columns give the same ECE
+  expect_warning(
+    selective_ci(df, conf, correct, metrics = "ece"),
+    class = "aurc_warning_convention"
+  )
+  a <- selective_ci(df, conf, correct = correct, metrics = "ece")
+  b <- selective_ci(df, conf, err, metrics = "ece")
+  expect_equal(a, b)
+  expect_equal(a$.estimate, ece_vec(df$conf, df$correct,
+    binning = "equal_width"
+  ))
+  expect_snapshot(x <- ece_vec(df$conf, df$err))
+  expect_snapshot(x <- selective_ci(df, conf, correct, metrics = "ece"))
+  expect_snapshot(error = TRUE,
+    selective_ci(df, conf, err, correct = correct, metrics = "ece")
+  )
+  # a model that is right less often than not, honestly: silent unless far
+  # from its confidence
+  set.seed(3)
+  conf <- runif(3000, 0.5, 0.6)
+  expect_silent(ece_vec(conf, rbinom(3000, 1, 0.45)))
+})
