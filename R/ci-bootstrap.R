@@ -336,7 +336,7 @@ ci_check_options <- function(options, metrics, call) {
   }
   known <- c(
     "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
-    "smooth_method", "corp_score"
+    "smooth_method", "corp_score", "edges"
   )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {

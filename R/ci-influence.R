@@ -210,7 +210,8 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     as.double(score), as.double(loss),
     if (is.null(case_weights)) double() else as.double(case_weights),
     metrics, o$estimator, o$method, o$optimum, as.double(o$coverage),
-    as.double(o$risk), as.integer(o$n_bins), sort_threads()
+    as.double(o$risk), as.integer(o$n_bins),
+    if (is.null(o$edges)) double() else as.double(o$edges), sort_threads()
   )
 }
 

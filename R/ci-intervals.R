@@ -101,10 +101,17 @@
 #' = ` (1 = right, the argument of [ece()] and every calibration function)
 #' or as `loss = 1 - correct`; a `loss` whose implied accuracy is below 0.5
 #' while the mean confidence is above 0.5 (a correctness given as a loss)
-#' gets a warning of class `aurc_warning_convention`. The binned
-#' ones (`"ece"`, `"mce"`, `"debiased_l2_ce"`) use `n_bins` equal-width
-#' bins (fixed bins make the ECE a smooth functional between bin gaps of 0;
-#' adaptive bins are not supported here). The smooth ECE searches its
+#' gets a warning of class `aurc_warning_convention`. The binned ones
+#' (`"ece"`, `"mce"`, `"debiased_l2_ce"`) use the bins of `binning`:
+#' `"adaptive"` (the default of [ece()], so the ECE with an interval is the
+#' ECE [ece()] reports), `"equal_mass"` or `"equal_width"` with `n_bins`
+#' bins. Adaptive and equal-mass bins are found on the data, exactly as
+#' [ece()] finds them (with its default `conf_level = 0.9`, `min_remaining
+#' = 40`, `min_range = 0.05`), and then held fixed: the influence function
+#' and every bootstrap replicate use those bins, so the interval is
+#' conditional on the binning (it leaves out the variability of where the
+#' bin edges fall; fixed bins make the ECE a smooth functional between bin
+#' gaps of 0). The smooth ECE searches its
 #' bandwidth again in every replicate unless `sigma` is fixed, so its
 #' interval includes the variability of the bandwidth choice.
 #'
@@ -130,8 +137,12 @@
 #' @param optimum Optimum of `"eaurc"`, `"exact"` or `"asymptotic"`.
 #' @param coverage Target coverage of `"risk_at_coverage"`.
 #' @param risk Target risk of `"coverage_at_risk"`.
-#' @param n_bins Number of equal-width bins of `"ece"`, `"mce"` and
-#'   `"debiased_l2_ce"`.
+#' @param binning Bins of `"ece"`, `"mce"` and `"debiased_l2_ce"`:
+#'   `"adaptive"` (the default, as in [ece()]), `"equal_mass"` or
+#'   `"equal_width"` (see Metrics and their inputs).
+#' @param n_bins Number of bins of `"ece"`, `"mce"` and `"debiased_l2_ce"`
+#'   with `binning = "equal_width"` or `"equal_mass"` (ignored, with a
+#'   warning, for adaptive bins).
 #' @param sigma Bandwidth of `"smooth_ece"`, or `NULL` for the fixed point
 #'   (see [smooth_ece_vec()]).
 #' @param smooth_method Method of `"smooth_ece"`, `"fine"` or `"relplot"`.
@@ -181,7 +192,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
                          augrc_method = "trapezoid", optimum = "exact",
                          coverage = NULL, risk = NULL, n_bins = 10,
                          sigma = NULL, smooth_method = "fine",
-                         corp_score = "brier",
+                         corp_score = "brier", binning = "adaptive",
                          na_rm = FALSE, case_weights = NULL, threads = 1) {
   check_dots(...)
   call <- rlang::current_env()
@@ -190,7 +201,8 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     optimum, coverage, risk, n_bins, threads,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     calibration = list(
-      sigma = sigma, smooth_method = smooth_method, corp_score = corp_score
+      sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
+      binning = binning, n_bins_given = !missing(n_bins)
     ),
     call = call
   )
@@ -242,7 +254,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
                              augrc_method = "trapezoid", optimum = "exact",
                              coverage = NULL, risk = NULL, n_bins = 10,
                              sigma = NULL, smooth_method = "fine",
-                             corp_score = "brier",
+                             corp_score = "brier", binning = "adaptive",
                              na_rm = FALSE, case_weights = NULL,
                              threads = 1) {
   check_dots(...)
@@ -252,7 +264,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
     optimum, coverage, risk, n_bins, threads,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     calibration = list(
-      sigma = sigma, smooth_method = smooth_method, corp_score = corp_score
+      sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
+      binning = binning, n_bins_given = !missing(n_bins)
     ),
     call = call
   )
@@ -446,6 +459,9 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
     est <- rep(NA_real_, length(spec$metrics))
     return(ci_table(spec, est, est, est, est))
   }
+  spec$edges <- ci_bin_edges(spec, input$score, input$loss,
+    input$case_weights, call
+  )
   if (spec$ci_method == "bootstrap") {
     return(ci_bootstrap_rows(spec, input, indices, call))
   }
@@ -539,7 +555,8 @@ ci_options <- function(spec) {
     n_bins = spec$n_bins, sigma = spec$sigma,
     smooth_method = if (is.null(spec$smooth_method)) "fine" else
       spec$smooth_method,
-    corp_score = if (is.null(spec$corp_score)) "brier" else spec$corp_score
+    corp_score = if (is.null(spec$corp_score)) "brier" else spec$corp_score,
+    edges = spec$edges
   )
 }
 
@@ -610,8 +627,10 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
   if (spec$type == "bca" && length(with_if)) {
     # metrics without influence values get the jackknife
     influence <- lapply(seq_along(scores), function(j) {
+      opt <- ci_options(spec)
+      if (is.list(opt$edges)) opt$edges <- opt$edges[[j]]
       res <- metric_influence_many(scores[[j]], loss_of(j), input$case_weights,
-        with_if, ci_options(spec)
+        with_if, opt
       )
       out <- stats::setNames(
         lapply(seq_along(with_if), function(k) res$influence[, k]),

@@ -92,8 +92,8 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
                            cluster = NULL, indices = NULL,
                            estimator = "alpha", augrc_method = "trapezoid",
                            optimum = "exact", coverage = NULL, risk = NULL,
-                           n_bins = 10, na_rm = FALSE, case_weights = NULL,
-                           threads = 1) {
+                           n_bins = 10, binning = "adaptive", na_rm = FALSE,
+                           case_weights = NULL, threads = 1) {
   check_dots(...)
   call <- rlang::current_env()
   if (!rlang::is_string(metric)) {
@@ -107,6 +107,7 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
     metric, method, type, conf_level, times, estimator, augrc_method,
     optimum, coverage, risk, n_bins, threads,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
+    calibration = list(binning = binning, n_bins_given = !missing(n_bins)),
     call = call
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
@@ -293,6 +294,11 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     NA_real_
   }
   s_list <- lapply(inputs, `[[`, "score")
+  # the data-driven bins (adaptive, equal-mass) of each score
+  edges <- lapply(seq_len(n_scores), function(j) {
+    ci_bin_edges(spec, s_list[[j]], l_in[[j]], w, call)
+  })
+  if (!is.null(edges[[1]])) spec$edges <- edges
   z <- stats::qnorm((1 + spec$conf_level) / 2)
   if (spec$ci_method == "bootstrap") {
     res <- ci_bootstrap_rows(spec, input, indices, call,
@@ -319,9 +325,9 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     ))
   }
   res <- lapply(seq_len(n_scores), function(j) {
-    metric_influence_many(s_list[[j]], l_in[[j]], w, spec$metrics,
-      ci_options(spec)
-    )
+    opt <- ci_options(spec)
+    opt$edges <- edges[[j]]
+    metric_influence_many(s_list[[j]], l_in[[j]], w, spec$metrics, opt)
   })
   est <- vapply(res, function(r) unname(r$estimate[1]), numeric(1))
   if (anyNA(est)) {

@@ -152,6 +152,24 @@ Rcpp::List ci_bootstrap_impl(
   const std::size_t n_loss = static_cast<std::size_t>(loss.size());
   if (n_loss != n && n_loss != n * C)
     Rcpp::stop("loss must have n or n x C values");
+  // data-driven bins fixed in advance (adaptive, equal-mass): the upper
+  // edges, one vector for every score or a list with one per score
+  std::vector<std::vector<double>> edges(C);
+  if (calibration.containsElementNamed("edges")) {
+    const SEXP e = calibration["edges"];
+    if (TYPEOF(e) == VECSXP) {
+      const Rcpp::List el(e);
+      if (static_cast<std::size_t>(el.size()) != C)
+        Rcpp::stop("edges must have one element per score");
+      for (std::size_t c = 0; c < C; ++c) {
+        const Rcpp::NumericVector v = el[c];
+        edges[c].assign(v.begin(), v.end());
+      }
+    } else {
+      const Rcpp::NumericVector v(e);
+      for (std::size_t c = 0; c < C; ++c) edges[c].assign(v.begin(), v.end());
+    }
+  }
   RInterrupt check;
 
   Canonical d;
@@ -167,7 +185,7 @@ Rcpp::List ci_bootstrap_impl(
     if (need_loss) prepare_loss_order(loss_c, n, cols[c], check, threads);
     if (need_bins)
       prepare_bins(d.score.data() + c * n, static_cast<std::size_t>(n_bins),
-                   cols[c]);
+                   cols[c], edges[c]);
     if (need_cases) prepare_cases(d.score.data() + c * n, cols[c]);
   }
   ResamplePlan plan;

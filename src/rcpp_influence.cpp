@@ -17,7 +17,8 @@ Rcpp::List influence_impl(const Rcpp::NumericVector& score,
                           const std::string& estimator,
                           const std::string& method,
                           const std::string& optimum, double coverage,
-                          double risk, int n_bins, int threads = 1) {
+                          double risk, int n_bins,
+                          const Rcpp::NumericVector& edges, int threads = 1) {
   InfluenceOptions o;
   o.estimator = estimator_arg(estimator);
   o.step = method == "step";
@@ -25,6 +26,7 @@ Rcpp::List influence_impl(const Rcpp::NumericVector& score,
   o.coverage = coverage;
   o.risk = risk;
   o.n_bins = n_bins > 0 ? static_cast<std::size_t>(n_bins) : 10;
+  o.edges.assign(edges.begin(), edges.end());
   const std::size_t n = static_cast<std::size_t>(score.size());
   const double* w = optional_ptr(case_weights);
   RInterrupt check;

@@ -109,6 +109,16 @@ void calib_sort(const double* conf, const double* correct,
 // 1-based equal-width bin of x in [0, 1] among k bins (0, 1/k], ...,
 // ((k-1)/k, 1], x = 0 in bin 1. Edges are b / k, compared exactly, so the
 // result agrees with bins_breaks() on the edges b / k.
+// The 1-based bin of x among bins given by their ascending upper edges
+// (bin b holds (upper[b-1], upper[b]]; values above the last edge go to the
+// last bin): data-driven bins (adaptive, equal-mass) fixed in advance.
+inline std::size_t edge_bin(double x, const std::vector<double>& upper) {
+  const std::size_t k = upper.size();
+  const std::size_t b = static_cast<std::size_t>(
+      std::lower_bound(upper.begin(), upper.end(), x) - upper.begin());
+  return b < k ? b + 1 : k;
+}
+
 inline std::size_t equal_width_bin(double x, std::size_t k) {
   const double kd = double(k);
   double c = std::ceil(x * kd);

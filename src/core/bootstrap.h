@@ -163,14 +163,19 @@ void prepare_loss_order(const double* loss, std::size_t n, RankingColumn& col,
 // The sorted scores and the ends of k equal-width bins [0, 1/k], (1/k, 2/k],
 // ..., the rule of equal_width_bin() (binning.h), which ece_vec() uses.
 // The scores must lie in [0, 1] (checked by the caller).
+// With `edges` (ascending upper edges of data-driven bins fixed in
+// advance) the bins are those instead of k equal-width bins.
 inline void prepare_bins(const double* score, std::size_t k,
-                         RankingColumn& col) {
+                         RankingColumn& col,
+                         const std::vector<double>& edges = {}) {
   const std::size_t n = col.order.size();
   col.score.resize(n);
   for (std::size_t j = 0; j < n; ++j) col.score[j] = score[col.order[j]];
+  if (!edges.empty()) k = edges.size();
   col.bin_end.assign(k, 0);
   for (std::size_t j = 0; j < n; ++j)
-    ++col.bin_end[equal_width_bin(col.score[j], k) - 1];
+    ++col.bin_end[(edges.empty() ? equal_width_bin(col.score[j], k)
+                                 : edge_bin(col.score[j], edges)) - 1];
   std::size_t acc = 0;
   for (std::size_t b = 0; b < k; ++b) {
     acc += col.bin_end[b];

@@ -111,13 +111,18 @@ inline void centre(double* x, const double* w, std::size_t n, double N) {
 // ECE with equal-width bins, confidence = score in [0, 1], correct =
 // 1 - loss: ECE = sum_b |G_b| / N with G_b = sum_{i in b} w_i (correct_i -
 // confidence_i), so IF_i = sign(G_b(i)) (correct_i - confidence_i) - ECE.
+// With `edges` (ascending upper edges) the bins are those edges instead of
+// k equal-width bins.
 inline double ece_influence(const double* score, const double* loss,
                             const double* w, std::size_t n, std::size_t k,
-                            double N, double* out) {
+                            double N, double* out,
+                            const std::vector<double>& edges = {}) {
+  if (!edges.empty()) k = edges.size();
   std::vector<double> gap(k, 0.0);
   std::vector<std::size_t> bin(n);
   for (std::size_t i = 0; i < n; ++i) {
-    bin[i] = equal_width_bin(score[i], k) - 1;
+    bin[i] = (edges.empty() ? equal_width_bin(score[i], k)
+                            : edge_bin(score[i], edges)) - 1;
     gap[bin[i]] += (w ? w[i] : 1.0) * ((1.0 - loss[i]) - score[i]);
   }
   double ece = 0.0;
@@ -189,7 +194,7 @@ double metric_influence(InfluenceData& d, Metric m, const InfluenceOptions& o,
   }
   if (m == Metric::ece) {
     const double v = ece_influence(d.score, d.loss, d.weight, n, o.n_bins, N,
-                                   out);
+                                   out, o.edges);
     centre(out, d.weight, n, N);
     return v;
   }

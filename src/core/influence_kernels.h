@@ -45,6 +45,9 @@ struct InfluenceOptions {
   double coverage = 0.5;     // risk at coverage
   double risk = 0.5;         // coverage at risk
   std::size_t n_bins = 10;   // ECE, equal-width bins
+  // ECE with data-driven bins fixed in advance (adaptive, equal-mass): their
+  // ascending upper edges; empty for n_bins equal-width bins
+  std::vector<double> edges;
 };
 
 // IF_i = a[g] + b[g] * loss_i for sample i in group g (before centring).

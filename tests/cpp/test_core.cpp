@@ -777,6 +777,19 @@ void test_key_roundtrip_and_sort() {
   CHECK(d.y[1] == 1 && d.y[2] == 0 && d.y[3] == 1);  // rows 1, 3, 5
 }
 
+void test_edge_bin() {
+  // bins given by ascending upper edges: (e[b-1], e[b]], the rest in the last
+  using aurc::edge_bin;
+  const std::vector<double> e = {0.5, 0.7, 0.9};
+  CHECK(edge_bin(0.0, e) == 1);
+  CHECK(edge_bin(0.5, e) == 1);
+  CHECK(edge_bin(0.50001, e) == 2);
+  CHECK(edge_bin(0.7, e) == 2);
+  CHECK(edge_bin(0.9, e) == 3);
+  CHECK(edge_bin(0.95, e) == 3);
+  CHECK(edge_bin(0.3, std::vector<double>{0.3}) == 1);
+}
+
 void test_equal_width_edges() {
   using aurc::equal_width_bin;
   // edge b is b / 10 computed by one division: 0.3 is the edge of bin 3
@@ -1994,6 +2007,7 @@ int main() {
   test_holm();
   test_key_roundtrip_and_sort();
   test_equal_width_edges();
+  test_edge_bin();
   test_equal_mass();
   test_adaptive_hand();
   test_adaptive_random();

@@ -169,7 +169,7 @@ test_that("selective_ci() gives every calibration error by the bootstrap", {
     metrics = c("ece", "corp_dsc"), method = "bootstrap", times = 99,
     type = "bca", corp_score = "log"
   )
-  expect_identical(bca$.estimator, c("equal_width/n_bins=10", "log"))
+  expect_identical(bca$.estimator, c("adaptive", "log"))
   expect_true(all(is.finite(c(bca$.lower, bca$.upper))))
 })
 
@@ -242,5 +242,80 @@ test_that("compare_scores() compares calibration errors by the bootstrap", {
   expect_error(
     compare_scores(df, c(f, g), fail, metric = "smooth_ece"),
     class = "aurc_error_method"
+  )
+})
+
+test_that("adaptive and equal-mass bins: the ECE of ece(), with an interval", {
+  set.seed(12)
+  n <- 900
+  conf <- round(stats::runif(n, 0.4, 1), 2) # ties
+  correct <- stats::rbinom(n, 1, conf^1.4)
+  w <- stats::rpois(n, 1.3)
+  conf[5] <- NA
+  for (b in c("adaptive", "equal_mass")) {
+    for (cw in list(NULL, w)) {
+      bins <- if (b == "equal_mass") list(n_bins = 12) else list()
+      an <- do.call(selective_ci_vec, c(list(conf,
+        correct = correct, metrics = "ece", binning = b, case_weights = cw,
+        na_rm = TRUE
+      ), bins))
+      expect_equal(an$.estimate,
+        do.call(ece_vec, c(list(conf, correct,
+          binning = b, case_weights = cw, na_rm = TRUE
+        ), bins)),
+        tolerance = 1e-12
+      )
+    }
+  }
+  ok <- !is.na(conf)
+  conf <- conf[ok]
+  correct <- correct[ok]
+  # the analytic SE: the influence function with the data's bins held fixed
+  tab <- calibration_bins(conf, correct)
+  edges <- tab$max_confidence[tab$n > 0]
+  bin <- findInterval(conf, edges, left.open = TRUE) + 1
+  gap <- tapply(correct - conf, bin, sum)
+  infl <- sign(gap[as.character(bin)]) * (correct - conf)
+  infl <- infl - mean(infl)
+  an <- selective_ci_vec(conf, correct = correct, metrics = "ece")
+  expect_equal(an$.std_error, sd(infl) / sqrt(length(conf)), tolerance = 1e-10)
+  expect_identical(an$.estimator, "adaptive")
+  # each bootstrap replicate is ece() on the resampled rows, in those bins
+  set.seed(3)
+  idx <- matrix(sample.int(length(conf), 40 * length(conf), TRUE), 40)
+  bs <- selective_ci_vec(conf, correct = correct, metrics = c("ece", "mce"),
+    method = "bootstrap", indices = idx
+  )
+  breaks <- c(0, edges[-length(edges)], 1)
+  by_hand <- t(apply(idx, 1, function(i) {
+    c(
+      ece_vec(conf[i], correct[i], breaks = breaks),
+      mce_vec(conf[i], correct[i], breaks = breaks)
+    )
+  }))
+  expect_equal(unname(attr(bs, "replicates")), by_hand, tolerance = 1e-12)
+  # compare_scores(): each score with its own bins
+  df <- data.frame(a = conf, b = round(conf^0.8, 2), correct = correct)
+  cmp <- compare_scores(df, c(a, b), correct = correct, metric = "ece")
+  expect_equal(cmp$estimates$estimate,
+    c(ece_vec(df$a, df$correct), ece_vec(df$b, df$correct)),
+    tolerance = 1e-12
+  )
+  set.seed(1)
+  cmpb <- compare_scores(df, c(a, b), correct = correct, metric = "ece",
+    method = "bootstrap", times = 100
+  )
+  expect_equal(cmpb$estimates$estimate, cmp$estimates$estimate,
+    tolerance = 1e-12
+  )
+  expect_warning(
+    selective_ci_vec(conf, correct = correct, metrics = "ece", n_bins = 15),
+    class = "aurc_warning_ignored"
+  )
+  expect_error(
+    selective_ci_vec(conf, correct = correct, metrics = "ece",
+      binning = "ding2020"
+    ),
+    class = "aurc_error_value"
   )
 })
