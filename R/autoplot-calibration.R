@@ -19,9 +19,9 @@
 #' set.seed(1)
 #' confidence <- c(runif(300, 0.5, 1), runif(700, 0.97, 1))
 #' correct <- rbinom(1000, 1, confidence^3)
-#' bins <- calibration_bins(confidence, correct)
+#' bins <- calibration_bins_vec(confidence, correct)
 #' autoplot(bins)
-#' autoplot(calibration_bins(confidence, correct, binning = "equal_width"))
+#' autoplot(calibration_bins_vec(confidence, correct, binning = "equal_width"))
 #' @export
 autoplot.aurc_calibration_bins <- function(object, ...) {
   check_dots(...)

@@ -9,6 +9,9 @@
 #' The bins of [calibration_bins()] for the columns of a data frame, one set
 #' per group of a grouped data frame (e.g. one per model), in one tidy
 #' tibble: the grouping columns, then the columns of [calibration_bins()].
+#' Since aurc 0.1.0 [calibration_bins()] itself takes a data frame, grouped
+#' or not; `calibration_bins_df()` always returns the plain tibble (also for
+#' one group).
 #' All groups are binned in one pass in C++, so thousands of groups cost
 #' little more than the same rows ungrouped. Draw a reliability diagram of
 #' one group with [calibration_bins()] and [autoplot()][ggplot2::autoplot()].
@@ -52,6 +55,12 @@ calibration_bins_df <- function(data, confidence, correct, ...,
   cols <- calibration_columns(data, rlang::enquo(confidence),
     rlang::enquo(correct), rlang::enquo(case_weights), call
   )
+  calibration_bins_groups(cols, settings, na_rm, call)
+}
+
+# The bins of every group of the columns of calibration_columns(), in one
+# tibble with the grouping columns first.
+calibration_bins_groups <- function(cols, settings, na_rm, call) {
   res <- calibration_groups(cols$confidence, cols$correct, cols$case_weights,
     cols$groups$rows, settings, na_rm, call,
     strict = TRUE

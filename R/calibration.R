@@ -88,11 +88,20 @@
 #' number of samples remaining (compared with `min_remaining`) are weighted
 #' sums; for equal-mass bins the sizes are. Samples of weight 0 are dropped.
 #'
-#' @param confidence Confidence of the predicted class, in `[0, 1]`. Or a
+#' @param data A data frame (grouped or not) with the columns named by
+#'   `confidence`, `correct` and `case_weights`. (Before aurc 0.1.0 the
+#'   first argument was the confidence vector; that call still works, with
+#'   a message pointing to `calibration_bins_vec()`.)
+#' @param confidence Confidence of the predicted class, in `[0, 1]`: for
+#'   `calibration_bins()` an unquoted column of `data`. For
+#'   `calibration_bins_vec()` a vector, or a
 #'   probability matrix (one row per sample, one column per class, rows
 #'   summing to 1): top-label calibration, the confidence of a row is its
 #'   largest probability (see [top_label()]).
-#' @param correct Whether the prediction was correct: 0/1 or logical. With
+#' @param correct Whether the prediction was correct: 0/1 or logical (an
+#'   unquoted column for `calibration_bins()`). The same argument, with the
+#'   same meaning, as in [ece()], [mce()], [smooth_ece()], the CORP
+#'   functions and `correct =` of [selective_ci()]. With
 #'   a probability matrix in `confidence`, the true classes instead (numbers
 #'   `1..ncol(confidence)` or a factor), and a row is correct when its
 #'   largest probability (the first of tied maxima) is on its class.
@@ -116,9 +125,12 @@
 #' @param na_rm If `TRUE`, samples with a missing confidence or correctness
 #'   are dropped; if `FALSE` (the default) they are an error here (and make
 #'   [ece_vec()] `NA`).
-#' @param case_weights Optional non-negative frequency weights.
+#' @param case_weights Optional non-negative frequency weights (an unquoted
+#'   column for `calibration_bins()`).
 #'
-#' @return A tibble of class `aurc_calibration_bins`, one row per bin in
+#' @return A tibble of class `aurc_calibration_bins` (for a grouped data
+#'   frame, a tibble with the grouping columns first and the bins of every
+#'   group, as [calibration_bins_df()]), one row per bin in
 #'   ascending confidence: `bin`, `lower`, `upper`, `min_confidence`,
 #'   `max_confidence`, `n`, `mean_confidence`, `accuracy`, `gap` (accuracy
 #'   minus mean confidence, negative when overconfident), `accuracy_lower`,
@@ -142,14 +154,20 @@
 #' set.seed(1)
 #' confidence <- c(runif(200, 0.5, 1), rep(0.99, 300))
 #' correct <- rbinom(500, 1, confidence^2)
-#' calibration_bins(confidence, correct)
-#' calibration_bins(confidence, correct, binning = "equal_width")
-#' calibration_bins(confidence, correct, breaks = c(0, 0.5, 0.9, 0.95, 1))
+#' df <- data.frame(confidence, correct, model = rep(c("a", "b"), 250))
+#' calibration_bins(df, confidence, correct)
+#' calibration_bins(df, confidence, correct, binning = "equal_width")
+#' calibration_bins_vec(confidence, correct,
+#'   breaks = c(0, 0.5, 0.9, 0.95, 1)
+#' )
+#' if (requireNamespace("dplyr", quietly = TRUE)) {
+#'   calibration_bins(dplyr::group_by(df, model), confidence, correct)
+#' }
 #' @export
-calibration_bins <- function(confidence, correct, ..., binning = "adaptive",
-                             n_bins = 10, conf_level = 0.9,
-                             min_remaining = 40, min_range = 0.05,
-                             breaks = NULL, na_rm = FALSE,
+calibration_bins <- function(data, confidence, correct, ...,
+                             binning = "adaptive", n_bins = 10,
+                             conf_level = 0.9, min_remaining = 40,
+                             min_range = 0.05, breaks = NULL, na_rm = FALSE,
                              case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
@@ -157,6 +175,70 @@ calibration_bins <- function(confidence, correct, ..., binning = "adaptive",
     binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
     breaks, call
   )
+  if (!missing(data) && is.data.frame(data)) {
+    cols <- calibration_columns(data, rlang::enquo(confidence),
+      rlang::enquo(correct), rlang::enquo(case_weights), call
+    )
+    if (!is.null(cols$groups$keys)) {
+      return(calibration_bins_groups(cols, settings, na_rm, call))
+    }
+    return(calibration_bins_compute(cols$confidence, cols$correct,
+      cols$case_weights, na_rm, settings, call
+    ))
+  }
+  # the call of aurc before 0.1.0: calibration_bins(confidence, correct),
+  # vectors (or a probability matrix and labels) in the first two places
+  env <- rlang::caller_env()
+  value <- function(quo) rlang::eval_tidy(quo, env = env)
+  if (missing(data)) {
+    conf <- value(rlang::enquo(confidence))
+    corr <- value(rlang::enquo(correct))
+  } else {
+    conf <- data
+    corr <- if (missing(confidence)) {
+      value(rlang::enquo(correct))
+    } else {
+      value(rlang::enquo(confidence))
+    }
+  }
+  inform_aurc(
+    c(
+      paste(
+        "{.fn calibration_bins} takes a data frame first since aurc 0.1.0:",
+        "{.code calibration_bins(data, confidence, correct)}."
+      ),
+      i = "For vectors use {.code calibration_bins_vec(confidence, correct)}."
+    ),
+    class = "aurc_message_deprecated",
+    .frequency = "regularly", .frequency_id = "aurc_calibration_bins_vec"
+  )
+  calibration_bins_compute(conf, corr, value(rlang::enquo(case_weights)),
+    na_rm, settings, call
+  )
+}
+
+#' @rdname calibration_bins
+#' @export
+calibration_bins_vec <- function(confidence, correct, ...,
+                                 binning = "adaptive", n_bins = 10,
+                                 conf_level = 0.9, min_remaining = 40,
+                                 min_range = 0.05, breaks = NULL,
+                                 na_rm = FALSE, case_weights = NULL) {
+  check_dots(...)
+  call <- rlang::current_env()
+  settings <- calibration_settings(
+    binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
+    breaks, call
+  )
+  calibration_bins_compute(confidence, correct, case_weights, na_rm,
+    settings, call
+  )
+}
+
+# The bins of one set of samples (vectors, or a probability matrix and
+# labels): an `aurc_calibration_bins` table.
+calibration_bins_compute <- function(confidence, correct, case_weights,
+                                     na_rm, settings, call) {
   input <- calibration_input(confidence, correct, case_weights, na_rm,
     settings,
     call = call

@@ -246,9 +246,9 @@ warn_ignored_binning_options <- function(binning, env) {
 
 # Calibration takes the correctness of each prediction (1 = correct); the
 # selective metrics take the loss (1 = failure). A mean correctness below
-# 0.5 next to a mean confidence above 0.5 (more than 0.25 above it, or
-# with a correctness that falls as the confidence rises) is what the
-# failure indicator looks like when given as `correct` (or a correctness given as `loss` to a
+# 0.5 next to a mean confidence above 0.5, with a correctness that falls
+# as the confidence rises, is what the failure indicator looks like when
+# given as `correct` (or a correctness given as `loss` to a
 # calibration metric of selective_ci()). `correct` here is the correctness
 # as the function will use it; `arg` the argument the user gave, and
 # `from_loss` whether it was given as a loss.
@@ -264,11 +264,11 @@ warn_calibration_convention <- function(confidence, correct, case_weights,
   acc <- sum(w[ok] * y[ok]) / sum(w[ok])
   conf <- sum(w[ok] * x[ok]) / sum(w[ok])
   if (!(acc < 0.5 && conf > 0.5)) return(invisible())
-  # and either far apart, or a correctness that falls as the confidence
-  # rises (what a failure indicator does)
-  if (conf - acc <= 0.25 && !rises_with(x[ok], -y[ok])) {
-    return(invisible())
-  }
+  # and a correctness that clearly falls as the confidence rises: what a
+  # failure indicator does (an honest model that is right less often than
+  # not, or one whose labels are noise, has a correctness that rises with
+  # its confidence, or none at all)
+  if (!rises_with(x[ok], -y[ok])) return(invisible())
   fmt <- function(v) format(round(v, 3), nsmall = 3)
   msg <- if (from_loss) {
     c(

@@ -114,7 +114,7 @@ save_plot(
 section("4. Calibration of the neural net (seed 1), adaptive bins")
 nnet1 <- runs$nnet_seed1
 top <- top_label(nnet1$prob, nnet1$label)
-bins <- calibration_bins(top$confidence, top$correct, binning = "adaptive")
+bins <- calibration_bins(top, confidence, correct, binning = "adaptive")
 print(bins)
 cat(sprintf(
   "\nECE with 10 equal-width bins: %.4f; adaptive ECE (AECE): %.4f\n",

@@ -90,7 +90,7 @@ evaluate <- function(p_test, p_val, y_val) {
   conf_ts <- confidence_score(to_logits(p_test), "msp",
     temperature = temperature
   )
-  bins <- calibration_bins(conf_ts, top$correct)
+  bins <- calibration_bins_vec(conf_ts, top$correct)
   data.frame(
     accuracy = mean(top$correct),
     aurc = aurc_vec(conf, fail),

@@ -2,7 +2,7 @@ test_that("reliability diagram: bars span the bins, gap, diagonal, histogram", {
   set.seed(1)
   x <- c(stats::runif(300, 0.5, 1), stats::runif(700, 0.97, 1))
   y <- stats::rbinom(1000, 1, x^3)
-  bins <- calibration_bins(x, y)
+  bins <- calibration_bins_vec(x, y)
   p <- ggplot2::autoplot(bins)
   expect_s3_class(p, "ggplot")
   b <- ggplot2::ggplot_build(p)
@@ -35,11 +35,11 @@ test_that("reliability diagram: bars span the bins, gap, diagonal, histogram", {
 test_that("equal-width bins: empty bins are not drawn; slivers get a width", {
   x <- c(0.95, 0.95, 0.95, 0.55, 0.58)
   y <- c(1, 0, 1, 1, 0)
-  bins <- calibration_bins(x, y, binning = "equal_width")
+  bins <- calibration_bins_vec(x, y, binning = "equal_width")
   b <- ggplot2::ggplot_build(ggplot2::autoplot(bins))
   expect_equal(nrow(b$data[[2]]), 2)
   expect_equal(b$data[[2]]$xmin, c(0.5, 0.9))
-  one <- calibration_bins(rep(0.7, 5), c(1, 1, 0, 1, 0))
+  one <- calibration_bins_vec(rep(0.7, 5), c(1, 1, 0, 1, 0))
   b <- ggplot2::ggplot_build(ggplot2::autoplot(one))
   expect_equal(b$data[[2]]$xmax - b$data[[2]]$xmin, 0.004)
   expect_snapshot(error = TRUE, ggplot2::autoplot(one, 1))
@@ -51,7 +51,7 @@ test_that("slivers at confidence 0 and 1 stay inside the x range", {
   # up at 1, the most common tie in real data
   x <- c(rep(0.999, 20), rep(1, 20))
   y <- rep(c(1, 0), 20)
-  bins <- calibration_bins(x, y, binning = "equal_mass", n_bins = 2)
+  bins <- calibration_bins_vec(x, y, binning = "equal_mass", n_bins = 2)
   # edges: 0.999, midpoint 0.9995, 1: both bins narrower than 0.004
   expect_equal(c(bins$lower, bins$upper[2]), c(0.999, 0.9995, 1))
   b <- ggplot2::ggplot_build(ggplot2::autoplot(bins))
@@ -62,7 +62,7 @@ test_that("slivers at confidence 0 and 1 stay inside the x range", {
     expect_equal(layer$xmin, c(0.996, 0.996))
     expect_equal(layer$xmax, c(1, 1))
   }
-  zero <- calibration_bins(rep(0, 10), rep(c(0, 1), 5))
+  zero <- calibration_bins_vec(rep(0, 10), rep(c(0, 1), 5))
   b <- ggplot2::ggplot_build(ggplot2::autoplot(zero))
   expect_equal(c(b$data[[2]]$xmin, b$data[[2]]$xmax), c(0, 0.004))
 })

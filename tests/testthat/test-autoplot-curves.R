@@ -146,7 +146,7 @@ test_that("every plot of the package uses theme_aurc()", {
   failure <- stats::rbinom(200, 1, 0.5 - 0.4 * score)
   same_theme(ggplot2::autoplot(rc_curve_vec(score, failure)))
   same_theme(ggplot2::autoplot(contribution_curve(20)))
-  same_theme(ggplot2::autoplot(calibration_bins(score, failure)))
+  same_theme(ggplot2::autoplot(calibration_bins_vec(score, failure)))
   study <- aurc_batch_study(score, failure, batch_sizes = c(10, 20), times = 2)
   same_theme(ggplot2::autoplot(study))
   same_theme(ggplot2::autoplot(study, type = "mse"))

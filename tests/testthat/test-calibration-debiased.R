@@ -50,7 +50,7 @@ test_that("kumar2019: ties, integer weights = repeated rows, row order", {
     binning = "kumar2019",
     debias = TRUE, case_weights = w[perm]
   ))
-  bins <- calibration_bins(p, y, binning = "kumar2019")
+  bins <- calibration_bins_vec(p, y, binning = "kumar2019")
   # ties are never split across bins
   expect_true(all(bins$max_confidence[-nrow(bins)] < bins$min_confidence[-1]))
 })

@@ -33,7 +33,7 @@ test_that("calibration_bins_df() equals calibration_bins() group by group", {
       ))
       for (k in unique(df$g)) {
         x <- df[df$g == k, ]
-        want <- do.call(calibration_bins, c(
+        want <- do.call(calibration_bins_vec, c(
           list(x$conf, x$correct),
           if (weighted) list(case_weights = x$w), args
         ))
@@ -47,7 +47,7 @@ test_that("calibration_bins_df() equals calibration_bins() group by group", {
   }
   # ungrouped: one table without grouping columns
   one <- calibration_bins_df(df, conf, correct, na_rm = TRUE)
-  expect_named(one, names(calibration_bins(0.5, 1)))
+  expect_named(one, names(calibration_bins_vec(0.5, 1)))
 })
 
 test_that("ece() and mce() on groups equal the vector forms", {
@@ -100,8 +100,8 @@ test_that("a probability matrix with labels is top-label calibration", {
     )
   }
   expect_equal(
-    as.data.frame(calibration_bins(p, factor(labels))),
-    as.data.frame(calibration_bins(conf, correct))
+    as.data.frame(calibration_bins_vec(p, factor(labels))),
+    as.data.frame(calibration_bins_vec(conf, correct))
   )
   p[2, ] <- NA
   expect_identical(ece_vec(p, labels), NA_real_)
@@ -166,4 +166,65 @@ test_that("calibration data-frame errors and warnings", {
     x <- ece_prob(pdf, truth, .pred_a, .pred_b, estimator = "macro")
     x <- ece_prob(pdf, truth, .pred_a, .pred_b, n_bins = 5)
   })
+})
+
+test_that("calibration_bins() takes a data frame first, grouped or not", {
+  set.seed(6)
+  n <- 400
+  df <- data.frame(
+    model = rep(c("a", "b"), each = n / 2),
+    conf = round(stats::runif(n, 0.5, 1), 2), w = stats::rpois(n, 2)
+  )
+  df$ok <- stats::rbinom(n, 1, df$conf)
+  one <- calibration_bins(df, conf, ok, binning = "equal_mass", n_bins = 7,
+    case_weights = w
+  )
+  vec <- calibration_bins_vec(df$conf, df$ok, binning = "equal_mass",
+    n_bins = 7, case_weights = df$w
+  )
+  expect_s3_class(one, "aurc_calibration_bins")
+  expect_identical(one, vec)
+  expect_s3_class(ggplot2::autoplot(one), "ggplot")
+  skip_if_not_installed("dplyr")
+  g <- calibration_bins(dplyr::group_by(df, model), conf, ok)
+  expect_identical(g, calibration_bins_df(dplyr::group_by(df, model), conf, ok))
+  for (m in c("a", "b")) {
+    d <- df[df$model == m, ]
+    expect_equal(as.list(g[g$model == m, -1]),
+      as.list(calibration_bins_vec(d$conf, d$ok)),
+      ignore_attr = TRUE
+    )
+  }
+})
+
+test_that("the call of aurc before 0.1.0 still works, with a message", {
+  set.seed(7)
+  conf <- stats::runif(100, 0.5, 1)
+  ok <- stats::rbinom(100, 1, conf)
+  want <- calibration_bins_vec(conf, ok, binning = "equal_width", n_bins = 4)
+  rlang::local_options(rlib_message_verbosity = "verbose")
+  expect_message(
+    got <- calibration_bins(conf, ok, binning = "equal_width", n_bins = 4),
+    class = "aurc_message_deprecated"
+  )
+  expect_identical(got, want)
+  expect_identical(
+    suppressMessages(calibration_bins(
+      confidence = conf, correct = ok, binning = "equal_width", n_bins = 4
+    )),
+    want
+  )
+  expect_identical(
+    suppressMessages(calibration_bins(conf, correct = ok,
+      binning = "equal_width", n_bins = 4
+    )),
+    want
+  )
+  # a probability matrix and labels, as before
+  p <- cbind(conf, 1 - conf)
+  expect_identical(
+    suppressMessages(calibration_bins(p, ifelse(ok == 1, 1, 2))),
+    calibration_bins_vec(conf, ok)
+  )
+  expect_snapshot(x <- calibration_bins(conf, ok))
 })

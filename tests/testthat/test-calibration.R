@@ -33,7 +33,7 @@ test_that("hand-computed: last-bin top-up, ding2020 versus adaptive", {
   # (count 3, eps 3/16: target 64/9 = 7.11), short by 37/9.
   x <- hand_x()
   y <- hand_y()
-  ding <- calibration_bins(x, y,
+  ding <- calibration_bins_vec(x, y,
     binning = "ding2020", conf_level = conf_level_z1, min_remaining = 2
   )
   # authors' top-up: trunc(37/9 * 3 / 13) = trunc(0.949) = 0 from every bin
@@ -47,7 +47,7 @@ test_that("hand-computed: last-bin top-up, ding2020 versus adaptive", {
   expect_equal(attr(ding, "ece"), 0.0625)
   expect_equal(attr(ding, "mce"), 1 / 6)
 
-  ad <- calibration_bins(x, y, conf_level = conf_level_z1, min_remaining = 2)
+  ad <- calibration_bins_vec(x, y, conf_level = conf_level_z1, min_remaining = 2)
   # proportional: floor(37/9 * 6 / 13) = 1, floor(37/9 * 4 / 13) = 1; the
   # boundaries move up to 6 - 1 = 5 and 5 + 4 - 1 = 8 from the top
   expect_equal(ad$n, c(5, 3, 5))
@@ -78,8 +78,8 @@ test_that("hand-computed: adaptive equals ding2020 where no quirk bites", {
   # target 1.78 is met): no top-up, the same bins
   x <- c(1, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125)
   y <- c(1, 1, 0, 1, 0, 1, 0, 0)
-  a <- calibration_bins(x, y, conf_level = conf_level_z1, min_remaining = 2)
-  d <- calibration_bins(x, y,
+  a <- calibration_bins_vec(x, y, conf_level = conf_level_z1, min_remaining = 2)
+  d <- calibration_bins_vec(x, y,
     binning = "ding2020", conf_level = conf_level_z1, min_remaining = 2
   )
   expect_equal(a$n, c(4, 4))
@@ -88,8 +88,8 @@ test_that("hand-computed: adaptive equals ding2020 where no quirk bites", {
   # .5, .45, .4 (eps .2: target 6.25, short by 2.25); both take
   # floor(2.25 * 4 / 8) = 1 from the top bin: 3 and 5
   x <- c(1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4)
-  a <- calibration_bins(x, y, conf_level = conf_level_z1, min_remaining = 2)
-  d <- calibration_bins(x, y,
+  a <- calibration_bins_vec(x, y, conf_level = conf_level_z1, min_remaining = 2)
+  d <- calibration_bins_vec(x, y,
     binning = "ding2020", conf_level = conf_level_z1, min_remaining = 2
   )
   expect_equal(a$n, c(5, 3))
@@ -105,8 +105,8 @@ test_that("hand-computed: ding2020 splits ties, adaptive never does", {
   x <- c(0.5, 1, 0.25, 0.5, 0.1875, 0.5, 0.125, 0)
   y <- c(1, 1, 0, 0, 1, 0, 0, 1)
   args <- list(conf_level = conf_level_z1, min_remaining = 3)
-  d <- do.call(calibration_bins, c(list(x, y, binning = "ding2020"), args))
-  a <- do.call(calibration_bins, c(list(x, y), args))
+  d <- do.call(calibration_bins_vec, c(list(x, y, binning = "ding2020"), args))
+  a <- do.call(calibration_bins_vec, c(list(x, y), args))
   expect_equal(d$n, c(6, 2))
   expect_equal(a$n, c(4, 4))
   # ding2020: the first .5 in the input (correct) joins 1 in the top bin
@@ -116,12 +116,12 @@ test_that("hand-computed: ding2020 splits ties, adaptive never does", {
   # so its result depends on the order of the rows; adaptive does not
   o <- c(6, 2, 3, 4, 5, 1, 7, 8)
   d2 <- do.call(
-    calibration_bins, c(list(x[o], y[o], binning = "ding2020"), args)
+    calibration_bins_vec, c(list(x[o], y[o], binning = "ding2020"), args)
   )
   # now the first .5 in the input is wrong: top {1, .5} has accuracy 1/2,
   # the bottom bin 3/6
   expect_equal(d2$accuracy, c(3 / 6, 1 / 2))
-  a2 <- do.call(calibration_bins, c(list(x[o], y[o]), args))
+  a2 <- do.call(calibration_bins_vec, c(list(x[o], y[o]), args))
   expect_equal(plain(a2), plain(a))
 })
 
@@ -132,10 +132,10 @@ test_that("ding2020 is an error where the authors' code has no result", {
   y <- c(1, 1, 0, 1, 0)
   expect_snapshot(
     error = TRUE,
-    do.call(calibration_bins, c(list(x, y, binning = "ding2020"), args))
+    do.call(calibration_bins_vec, c(list(x, y, binning = "ding2020"), args))
   )
   # adaptive: no top-up
-  a <- do.call(calibration_bins, c(list(x, y), args))
+  a <- do.call(calibration_bins_vec, c(list(x, y), args))
   expect_equal(a$n, c(3, 2))
   # min_remaining 1, n = 8: 1, .5 (eps .5: target 1, count 2) full; the
   # second .5 opens bin 2: .5, .5 (eps 0), .25 (eps .25: 4), .1875 (eps
@@ -149,22 +149,22 @@ test_that("ding2020 is an error where the authors' code has no result", {
     "non-positive bin")
   expect_snapshot(
     error = TRUE,
-    calibration_bins(x, y,
+    calibration_bins_vec(x, y,
       binning = "ding2020", conf_level = conf_level_z1,
       min_remaining = 1
     )
   )
   # adaptive: {1, .5, .5, .5} (count 4 > target 1), then .25 opens bin 2
   # (8 - 4 = 4 > 1 remain): .25, .1875, .125, 0 (eps .25: target 4 = count)
-  a <- calibration_bins(x, y, conf_level = conf_level_z1, min_remaining = 1)
+  a <- calibration_bins_vec(x, y, conf_level = conf_level_z1, min_remaining = 1)
   expect_equal(a$n, c(4, 4))
 })
 
 test_that("z is qnorm(1 - (1 - conf_level) / 2) to three decimals", {
   x <- c(0.9, 0.8)
-  expect_equal(attr(calibration_bins(x, c(1, 0)), "z"), 1.645)
+  expect_equal(attr(calibration_bins_vec(x, c(1, 0)), "z"), 1.645)
   expect_equal(
-    attr(calibration_bins(x, c(1, 0), conf_level = 0.8), "z"), 1.282
+    attr(calibration_bins_vec(x, c(1, 0), conf_level = 0.8), "z"), 1.282
   )
 })
 
@@ -177,14 +177,14 @@ test_that("adaptive and ding2020 equal their literal definitions", {
     bin <- literal_ding2020_bins(d$confidence, min_remaining = mr)
     if (is.character(bin)) {
       expect_error(
-        calibration_bins(d$confidence, d$correct,
+        calibration_bins_vec(d$confidence, d$correct,
           binning = "ding2020", min_remaining = mr
         ),
         class = "aurc_error_ding2020"
       )
     } else {
       tab <- literal_bin_table(d$confidence, d$correct, bin, max(bin))
-      got <- calibration_bins(d$confidence, d$correct,
+      got <- calibration_bins_vec(d$confidence, d$correct,
         binning = "ding2020", min_remaining = mr
       )
       expect_equal(as.data.frame(got)[names(tab)], tab)
@@ -201,7 +201,7 @@ test_that("adaptive and ding2020 equal their literal definitions", {
       tab <- literal_bin_table(d$confidence, d$correct, bin, max(bin), w)
       tab <- tab[tab$n > 0, ]
       rownames(tab) <- NULL
-      got <- calibration_bins(d$confidence, d$correct,
+      got <- calibration_bins_vec(d$confidence, d$correct,
         min_remaining = mr, case_weights = w
       )
       # zero-weight samples are dropped before binning: compare with the
@@ -223,19 +223,19 @@ test_that("adaptive bins never split ties and are never empty", {
   set.seed(7)
   for (rep in 1:30) {
     d <- random_calibration_data(400, grid = 25)
-    got <- calibration_bins(d$confidence, d$correct, min_remaining = 10)
+    got <- calibration_bins_vec(d$confidence, d$correct, min_remaining = 10)
     expect_true(all(got$n > 0))
     if (nrow(got) > 1) {
       expect_true(all(got$max_confidence[-nrow(got)] < got$min_confidence[-1]))
     }
   }
   # all equal, a tie group larger than any target, n < min_remaining
-  one <- calibration_bins(rep(0.8, 100), rep(c(0, 1), 50))
+  one <- calibration_bins_vec(rep(0.8, 100), rep(c(0, 1), 50))
   expect_equal(nrow(one), 1)
   expect_equal(one$accuracy, 0.5)
-  few <- calibration_bins(seq(0.1, 0.9, length.out = 30), rep(1, 30))
+  few <- calibration_bins_vec(seq(0.1, 0.9, length.out = 30), rep(1, 30))
   expect_equal(nrow(few), 1)
-  big_tie <- calibration_bins(c(rep(0.9, 500), seq(0, 0.8, length.out = 200)),
+  big_tie <- calibration_bins_vec(c(rep(0.9, 500), seq(0, 0.8, length.out = 200)),
     rep(1, 700)
   )
   expect_true(all(big_tie$n > 0))
@@ -247,7 +247,7 @@ test_that("equal width: bins closed on the right, edges b / k", {
   # 0.3 is edge 3 / 10 (bin 3); 0.1 * 3 = 0.30000000000000004 is bin 4
   expect_equal(equal_width_bin_impl(c(0.3, 0.1 * 3, 0.7, 1, 0), 10),
     c(3, 4, 7, 10, 1))
-  got <- calibration_bins(c(0.3, 0.1 * 3, 0.7, 1, 0), c(1, 0, 1, 1, 0),
+  got <- calibration_bins_vec(c(0.3, 0.1 * 3, 0.7, 1, 0), c(1, 0, 1, 1, 0),
     binning = "equal_width"
   )
   expect_equal(got$n, c(1, 0, 1, 1, 0, 0, 1, 0, 0, 1))
@@ -269,7 +269,7 @@ test_that("equal width and custom breaks equal their literal definitions", {
     edges <- (0:k) / k
     bin <- literal_breaks_bin(d$confidence, edges)
     tab <- literal_bin_table(d$confidence, d$correct, bin, k, w)
-    got <- calibration_bins(d$confidence, d$correct,
+    got <- calibration_bins_vec(d$confidence, d$correct,
       binning = "equal_width", n_bins = k, case_weights = w
     )
     expect_equal(as.data.frame(got)[names(tab)], tab)
@@ -290,7 +290,7 @@ test_that("equal width and custom breaks equal their literal definitions", {
     br <- sort(unique(c(0, 1, round(stats::runif(3), 2))))
     bin <- literal_breaks_bin(d$confidence, br)
     tab <- literal_bin_table(d$confidence, d$correct, bin, length(br) - 1)
-    got <- calibration_bins(d$confidence, d$correct, breaks = br)
+    got <- calibration_bins_vec(d$confidence, d$correct, breaks = br)
     expect_equal(attr(got, "binning"), "custom")
     expect_equal(as.data.frame(got)[names(tab)], tab)
     expect_equal(
@@ -318,7 +318,7 @@ test_that("ECE and MCE equal a plain R computation for custom breaks", {
 test_that("equal mass: sizes differ by at most one, ties never split", {
   for (n in c(7, 10, 99, 100, 101)) {
     for (k in c(1, 2, 3, 10)) {
-      got <- calibration_bins(seq_len(n) / (n + 1), rep(1, n),
+      got <- calibration_bins_vec(seq_len(n) / (n + 1), rep(1, n),
         binning = "equal_mass", n_bins = k
       )
       expect_equal(nrow(got), min(n, k))
@@ -333,7 +333,7 @@ test_that("equal mass: sizes differ by at most one, ties never split", {
     w <- if (rep %% 2) rep(1, length(d$confidence)) else d$weights + 0.25
     bin <- literal_equal_mass_bins(d$confidence, k, w)
     tab <- literal_bin_table(d$confidence, d$correct, bin, max(bin), w)
-    got <- calibration_bins(d$confidence, d$correct,
+    got <- calibration_bins_vec(d$confidence, d$correct,
       binning = "equal_mass", n_bins = k, case_weights = w
     )
     expect_equal(as.data.frame(got)[names(tab)], tab)
@@ -347,7 +347,7 @@ test_that("equal mass: sizes differ by at most one, ties never split", {
 test_that("intervals are 95% Wilson intervals of the bin accuracy", {
   set.seed(3)
   d <- random_calibration_data(300, grid = 50)
-  got <- calibration_bins(d$confidence, d$correct, binning = "equal_mass")
+  got <- calibration_bins_vec(d$confidence, d$correct, binning = "equal_mass")
   ci <- literal_wilson(got$accuracy, got$n)
   expect_equal(got$accuracy_lower, pmax(ci[, "lower"], 0))
   expect_equal(got$accuracy_upper, pmin(ci[, "upper"], 1))
@@ -371,20 +371,20 @@ test_that("row order, repeated rows and case weights", {
   o <- sample(250)
   for (b in c("adaptive", "equal_width", "equal_mass")) {
     ign <- b != "adaptive" # min_remaining is an option of adaptive bins
-    a <- with_ignored(calibration_bins(d$confidence, d$correct,
+    a <- with_ignored(calibration_bins_vec(d$confidence, d$correct,
       binning = b, min_remaining = 5
     ), ign)
-    r <- with_ignored(calibration_bins(d$confidence[o], d$correct[o],
+    r <- with_ignored(calibration_bins_vec(d$confidence[o], d$correct[o],
       binning = b,
       min_remaining = 5
     ), ign)
     expect_equal(as.data.frame(a), as.data.frame(r))
-    cw <- with_ignored(calibration_bins(d$confidence, d$correct,
+    cw <- with_ignored(calibration_bins_vec(d$confidence, d$correct,
       binning = b,
       min_remaining = 5, case_weights = w
     ), ign)
     rr <- with_ignored(
-      calibration_bins(rep_x, rep_y, binning = b, min_remaining = 5), ign
+      calibration_bins_vec(rep_x, rep_y, binning = b, min_remaining = 5), ign
     )
     expect_equal(as.data.frame(cw), as.data.frame(rr))
     expect_equal(attr(cw, "ece"), attr(rr, "ece"))
@@ -400,18 +400,18 @@ test_that("missing values and no data", {
     ece_vec(x, y, na_rm = TRUE, binning = "equal_width"),
     ece_vec(c(0.9, 0.7), c(1, 1), binning = "equal_width")
   )
-  expect_snapshot(error = TRUE, calibration_bins(x, y))
-  expect_equal(calibration_bins(x, y, na_rm = TRUE)$n, 2)
+  expect_snapshot(error = TRUE, calibration_bins_vec(x, y))
+  expect_equal(calibration_bins_vec(x, y, na_rm = TRUE)$n, 2)
   expect_snapshot(ece_vec(c(0.5, 0.6), c(1, 0), case_weights = c(0, 0)))
   expect_snapshot(
     error = TRUE,
-    calibration_bins(c(0.5, 0.6), c(1, 0), case_weights = c(0, 0))
+    calibration_bins_vec(c(0.5, 0.6), c(1, 0), case_weights = c(0, 0))
   )
   expect_snapshot(ece_vec(NA_real_, NA_real_, na_rm = TRUE))
 })
 
 test_that("bad input is a classed error", {
-  expect_snapshot(error = TRUE, calibration_bins(c(0.5, 1.2), c(1, 0)))
+  expect_snapshot(error = TRUE, calibration_bins_vec(c(0.5, 1.2), c(1, 0)))
   expect_snapshot(error = TRUE, ece_vec(c(-0.1, 0.5), c(1, 0)))
   expect_snapshot(error = TRUE, ece_vec(c(0.1, 0.5), c(1, 2)))
   expect_snapshot(error = TRUE, ece_vec(c(0.1, 0.5), c(1, 0, 1)))
@@ -434,7 +434,7 @@ test_that("bad input is a classed error", {
   )
   expect_snapshot(error = TRUE, ece_vec(0.5, 1, case_weights = c(1, 2)))
   expect_snapshot(error = TRUE, ece_vec(0.5, 1, 10))
-  expect_snapshot(error = TRUE, calibration_bins(0.5, 1, na_rm = "yes"))
+  expect_snapshot(error = TRUE, calibration_bins_vec(0.5, 1, na_rm = "yes"))
   expect_error(ece_vec(0.5, 1, breaks = c(0, 1)), NA)
   expect_error(ece_vec(0.5, 1, binning = "equal_width", breaks = c(0, 1)), NA)
   expect_error(ece_vec(c(0.5, 1.2), c(1, 0)), class = "aurc_error")
@@ -470,16 +470,16 @@ test_that("data-frame forms, groups and estimator names", {
 test_that("print states the settings", {
   x <- hand_x()
   y <- hand_y()
-  expect_snapshot(calibration_bins(x, y, conf_level = conf_level_z1,
+  expect_snapshot(calibration_bins_vec(x, y, conf_level = conf_level_z1,
     min_remaining = 2))
-  expect_snapshot(calibration_bins(x, y, binning = "equal_width", n_bins = 4))
-  expect_snapshot(calibration_bins(x, y, binning = "ding2020"))
+  expect_snapshot(calibration_bins_vec(x, y, binning = "equal_width", n_bins = 4))
+  expect_snapshot(calibration_bins_vec(x, y, binning = "ding2020"))
 })
 
 test_that("a subset of the bins is a plain tibble", {
   # a subset used to keep the class, so it printed the header of the whole
   # binning ("10 bins ...; ECE = ...") over a single row
-  bins <- calibration_bins(c(0.15, 0.25, 0.55, 0.95), c(0, 1, 1, 1),
+  bins <- calibration_bins_vec(c(0.15, 0.25, 0.55, 0.95), c(0, 1, 1, 1),
     binning = "equal_width"
   )
   expect_s3_class(bins, "aurc_calibration_bins")
@@ -528,7 +528,7 @@ test_that("print shows a few columns in plain numbers; the full table stays", {
   n <- 200000
   confidence <- c(rep(0.9999991, 50), stats::runif(n - 50, 0.99, 0.999999))
   correct <- stats::rbinom(n, 1, 0.99)
-  bins <- calibration_bins(confidence, correct, binning = "equal_mass",
+  bins <- calibration_bins_vec(confidence, correct, binning = "equal_mass",
     n_bins = 5
   )
   out <- utils::capture.output(print(bins))
@@ -554,7 +554,7 @@ test_that("ece_vec() and mce_vec() equal the errors of the full bin table", {
   correct <- stats::rbinom(500, 1, conf)
   w <- stats::rexp(500)
   for (b in c("adaptive", "equal_width", "equal_mass")) {
-    tab <- calibration_bins(conf, correct, binning = b, case_weights = w)
+    tab <- calibration_bins_vec(conf, correct, binning = b, case_weights = w)
     expect_identical(
       ece_vec(conf, correct, binning = b, case_weights = w),
       attr(tab, "ece")
@@ -564,7 +564,7 @@ test_that("ece_vec() and mce_vec() equal the errors of the full bin table", {
       attr(tab, "mce")
     )
   }
-  tab <- calibration_bins(conf, correct, binning = "ding2020")
+  tab <- calibration_bins_vec(conf, correct, binning = "ding2020")
   expect_identical(ece_vec(conf, correct, binning = "ding2020"),
     attr(tab, "ece"))
 })

@@ -71,7 +71,7 @@ test_that("sizes are validated before allocation, naming the argument", {
   expect_error(contribution_curve(1e308), "n", class = "aurc_error_size")
   expect_error(contribution_curve(1e12), "n", class = "aurc_error_size")
   expect_error(
-    calibration_bins(stats::runif(20), rep(0:1, 10), binning = "equal_width",
+    calibration_bins_vec(stats::runif(20), rep(0:1, 10), binning = "equal_width",
       n_bins = 1e9
     ),
     "n_bins", class = "aurc_error"

@@ -271,7 +271,7 @@ test_that("adaptive and equal-mass bins: the ECE of ece(), with an interval", {
   conf <- conf[ok]
   correct <- correct[ok]
   # the analytic SE: the influence function with the data's bins held fixed
-  tab <- calibration_bins(conf, correct)
+  tab <- calibration_bins_vec(conf, correct)
   edges <- tab$max_confidence[tab$n > 0]
   bin <- findInterval(conf, edges, left.open = TRUE) + 1
   gap <- tapply(correct - conf, bin, sum)
