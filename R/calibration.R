@@ -186,10 +186,27 @@ calibration_bins <- function(data, confidence, correct, ...,
       cols$case_weights, na_rm, settings, call
     ))
   }
+  if (!missing(data) && !is.numeric(data) && !is.logical(data)) {
+    check_data_frame(data, call = call)
+  }
   # the call of aurc before 0.1.0: calibration_bins(confidence, correct),
   # vectors (or a probability matrix and labels) in the first two places
-  env <- rlang::caller_env()
-  value <- function(quo) rlang::eval_tidy(quo, env = env)
+  value <- function(quo) {
+    tryCatch(rlang::eval_tidy(quo),
+      error = function(e) {
+        abort_aurc(
+          c(
+            "Can't evaluate {.code {rlang::as_label(quo)}}.",
+            i = paste(
+              "{.fn calibration_bins} takes a data frame first:",
+              "{.code calibration_bins(data, confidence, correct)}."
+            )
+          ),
+          parent = e, class = "aurc_error_column", call = call
+        )
+      }
+    )
+  }
   if (missing(data)) {
     conf <- value(rlang::enquo(confidence))
     corr <- value(rlang::enquo(correct))

@@ -378,7 +378,7 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
     loss[ok] <- as.double(top != as.integer(truth[ok]))
     if (k == 2) warn_if_event_level(loss, case_weights, lev, call)
   }
-  list(score = score, loss = loss)
+  list(score = score, loss = loss, probs = estimate, ok = ok)
 }
 
 # The probability matrix with its columns in the order of the levels.

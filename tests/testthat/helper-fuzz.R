@@ -30,6 +30,11 @@ fuzz_fixtures <- function() {
   )
   PD$pc <- 1 - PD$pa - PD$pb
   PM <- as.matrix(PD[c("pa", "pb", "pc")])
+  PR <- rbind(
+    cbind(PD, method = "x", case = 1:12),
+    cbind(PD[c(2:12, 1), ], method = "y", case = 1:12)
+  )
+  PR$truth <- PD$truth[c(1:12, 1:12)]
   DF$s2 <- rev(S)
   RR <- aurc::rank_replicates(V, metric = "m")
   environment()
@@ -83,7 +88,8 @@ fuzz_table <- function() {
     bootstrap_ranking = alist(data = RK, method = method, case = case, score = score, loss = loss, times = 10, threads = 1, alpha = 0.05),
     rank_replicates = alist(values = V, direction = "lower", metric = "m", alpha = 0.05),
     adjust_p_values = alist(x = RR, p_adjust = "none", alpha = 0.05),
-    calibration_bins = alist(confidence = S, correct = 1 - FL, binning = "equal_width", n_bins = 5, case_weights = W),
+    calibration_bins = alist(data = DF, confidence = conf, correct = cor, binning = "equal_width", n_bins = 5, case_weights = w),
+    calibration_bins_vec = alist(confidence = S, correct = 1 - FL, binning = "equal_width", n_bins = 5, case_weights = W),
     ece_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, min_remaining = 2, case_weights = W),
     ece = alist(data = DF, confidence = conf, correct = cor, binning = "equal_mass", n_bins = 3),
     mce_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, case_weights = W),
@@ -123,6 +129,13 @@ fuzz_table <- function() {
     ece_prob_vec = alist(truth = PD$truth, estimate = PM),
     mce_prob = alist(data = PD, truth = truth, pa, pb, pc),
     mce_prob_vec = alist(truth = PD$truth, estimate = PM),
+    rc_curve_prob = alist(data = PD, truth = truth, pa, pb, pc, event_level = "first", score_type = "msp", na_rm = TRUE),
+    failure_roc_curve_prob = alist(data = PD, truth = truth, pa, pb, pc, score_type = "margin"),
+    failure_pr_curve_prob = alist(data = PD, truth = truth, pa, pb, pc),
+    selective_ci_prob = alist(data = PD, truth = truth, pa, pb, pc, metrics = c("aurc", "ece"), conf_level = 0.9),
+    calibration_bins_prob = alist(data = PD, truth = truth, pa, pb, pc, binning = "equal_width", n_bins = 3),
+    compare_scores_prob = alist(data = PD, truth = truth, pa, pb, pc, score_types = c("msp", "margin"), metric = "augrc"),
+    bootstrap_ranking_prob = alist(data = PR, method = method, case = case, truth = truth, pa, pb, pc, times = 5),
     score_table = alist(data = DF, score = s, loss = l, case_weights = w),
     combine_score_tables = alist(score_table(DF, s, l), score_table(DF, s2, l)),
     example_predictions = alist(models = "lda", seeds = 1, format = "long")
