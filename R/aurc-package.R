@@ -44,3 +44,8 @@ NULL
 #' @importFrom ggplot2 autoplot
 #' @export
 ggplot2::autoplot
+
+.onLoad <- function(libname, pkgname) {
+  # tidy() methods for generics (and broom) without depending on them
+  register_tidy_methods()
+}
