@@ -104,9 +104,11 @@ classwise_ece_vec <- function(probs, labels, ..., binning = "equal_width",
                               n_bins = 15, conf_level = 0.9,
                               min_remaining = 40, min_range = 0.05,
                               breaks = NULL, debias = FALSE, na_rm = FALSE,
-                              case_weights = NULL) {
+                              case_weights = NULL, labels_from = 1) {
   check_dots(...)
   call <- rlang::current_env()
+  probs <- as_output_matrix(probs)
+  labels_from <- check_labels_from(labels_from, call = call)
   settings <- calibration_settings(
     binning, missing(binning), n_bins, conf_level, min_remaining, min_range,
     breaks, call
@@ -114,7 +116,8 @@ classwise_ece_vec <- function(probs, labels, ..., binning = "equal_width",
   metric <- ece_metric_name(debias, call)
   check_bool(na_rm, call = call)
   classwise_compute(probs, labels, settings, metric, na_rm, case_weights,
-    call
+    call,
+    labels_from = labels_from
   )
 }
 
@@ -183,11 +186,11 @@ classwise_ece <- function(data, truth, ..., binning = "equal_width",
 # probs[, k] against labels == k, then their mean (ECE) or root mean square
 # (debiased l2).
 classwise_compute <- function(probs, labels, settings, metric, na_rm,
-                              case_weights, call) {
+                              case_weights, call, labels_from = 1) {
   debias <- metric == "debiased_l2_ce"
   check_prob_matrix(probs, call = call)
   idx <- check_class_labels(labels, nrow(probs), ncol(probs),
-    col_names = colnames(probs), call = call
+    col_names = colnames(probs), call = call, labels_from = labels_from
   )
   ok <- stats::complete.cases(probs) & !is.na(idx)
   if (!all(ok)) {

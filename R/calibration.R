@@ -795,11 +795,15 @@ calibration_metric_df <- function(data, confidence, correct, case_weights,
 #' The result feeds [calibration_bins()], [ece()] and [mce()].
 #'
 #' @param probs A numeric matrix of class probabilities, one row per sample
-#'   and one column per class; each row non-negative and summing to 1
+#'   and one column per class (or a data frame of numeric columns); each
+#'   row non-negative and summing to 1
 #'   (within 1e-6). Rows with a missing value give `NA`.
-#' @param labels The true classes: whole numbers in `1..ncol(probs)`, or a
-#'   factor whose levels are the columns (matched to the column names when
-#'   `probs` has them, otherwise by position).
+#' @param labels The true classes: whole numbers in `1..ncol(probs)`
+#'   (`0..ncol(probs) - 1` with `labels_from = 0`), or a factor whose
+#'   levels are the columns (matched to the column names when `probs` has
+#'   them, otherwise by position).
+#' @param labels_from The number of the first class: `1` (the default) or
+#'   `0` (labels `0..K-1` from Python or PyTorch). Never guessed.
 #'
 #' @return A tibble with columns `confidence` (double) and `correct`
 #'   (integer 0/1), one row per sample.
@@ -809,10 +813,12 @@ calibration_metric_df <- function(data, confidence, correct, case_weights,
 #' tl <- top_label(probs, c(1, 3, 2))
 #' ece(tl, confidence, correct, binning = "equal_width")
 #' @export
-top_label <- function(probs, labels) {
+top_label <- function(probs, labels, labels_from = 1) {
+  probs <- as_output_matrix(probs)
+  labels_from <- check_labels_from(labels_from)
   check_prob_matrix(probs)
   idx <- check_class_labels(labels, nrow(probs), ncol(probs),
-    col_names = colnames(probs)
+    col_names = colnames(probs), labels_from = labels_from
   )
   n <- nrow(probs)
   confidence <- rep(NA_real_, n)

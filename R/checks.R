@@ -281,7 +281,7 @@ check_probs <- function(x, arg = rlang::caller_arg(x),
 # (by name when the matrix has column names, else by number). Returns
 # 0-based integer class indices for the C++ kernels.
 check_labels <- function(labels, n, n_classes, col_names = NULL, arg = "labels",
-                         call = rlang::caller_env()) {
+                         call = rlang::caller_env(), labels_from = 1) {
   if (is.factor(labels)) {
     lev <- levels(labels)
     if (!is.null(col_names) && !identical(lev, col_names)) {
@@ -321,21 +321,75 @@ check_labels <- function(labels, n, n_classes, col_names = NULL, arg = "labels",
       class = "aurc_error_length", call = call
     )
   }
+  given <- labels
+  if (!is.factor(given)) labels <- labels - labels_from + 1
   bad <- which(is.na(labels) | labels < 1 | labels > n_classes |
     labels != floor(labels))
   if (length(bad) > 0) {
+    first <- labels_from
     abort_aurc(
       c(
         paste(
-          "{.arg {arg}} must be class numbers from 1 to {n_classes} (the",
-          "columns)."
+          "{.arg {arg}} must be class numbers from {first} to",
+          "{n_classes + first - 1} (the columns)."
         ),
-        x = "Element {bad[1]} (row {bad[1]}) is {.val {labels[bad[1]]}}."
+        x = "Element {bad[1]} (row {bad[1]}) is {.val {given[bad[1]]}}.",
+        labels_from_hint(given, labels_from)
       ),
       class = "aurc_error_labels", call = call
     )
   }
   as.integer(labels) - 1L
+}
+
+# The hint for labels 0..K-1 given with labels_from = 1.
+labels_from_hint <- function(labels, labels_from) {
+  if (labels_from == 1 && is.numeric(labels) && any(labels == 0, na.rm = TRUE)) {
+    c(i = paste(
+      "Labels from 0 (Python, PyTorch)? Set {.code labels_from = 0}."
+    ))
+  }
+}
+
+# `labels_from`: the number of the first class, 1 (R) or 0 (Python).
+check_labels_from <- function(labels_from, call = rlang::caller_env()) {
+  if (!(is.numeric(labels_from) && length(labels_from) == 1 &&
+    !is.na(labels_from) && labels_from %in% c(0, 1))) {
+    abort_aurc(
+      c(
+        "{.arg labels_from} must be 1 (classes 1..K) or 0 (classes 0..K-1).",
+        x = if (is.numeric(labels_from) && length(labels_from) == 1) {
+          "It is {.val {labels_from}}."
+        } else {
+          "It is {.obj_type_friendly {labels_from}}."
+        }
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  as.integer(labels_from)
+}
+
+# Model outputs given as a data frame of numeric columns: the matrix.
+# Anything else is returned as it is (the checks that follow judge it).
+as_output_matrix <- function(x, arg = rlang::caller_arg(x),
+                             call = rlang::caller_env()) {
+  if (!is.data.frame(x)) return(x)
+  bad <- which(!vapply(x, function(col) is.numeric(col) && is.null(dim(col)),
+    logical(1)
+  ))
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "The columns of {.arg {arg}} must be numeric.",
+        x = "Column {.val {names(x)[bad[1]]}} is {.obj_type_friendly {x[[bad[1]]]}}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  out <- matrix(unlist(x, use.names = FALSE), nrow(x), ncol(x))
+  colnames(out) <- names(x)
+  out
 }
 
 # A single positive finite number.
@@ -466,7 +520,8 @@ check_prob_matrix <- function(probs, arg = "probs", tol = 1e-6,
 # 1..k, or a factor whose levels are the columns (matched by name when the
 # matrix has column names). Returns integer column indices (NA kept).
 check_class_labels <- function(labels, n, k, col_names = NULL,
-                               arg = "labels", call = rlang::caller_env()) {
+                               arg = "labels", call = rlang::caller_env(),
+                               labels_from = 1) {
   if (is.factor(labels)) {
     lev <- levels(labels)
     if (!is.null(col_names)) {
@@ -500,15 +555,20 @@ check_class_labels <- function(labels, n, k, col_names = NULL,
     }
   } else {
     check_numeric_vector(labels, arg, call = call)
-    idx <- labels
+    idx <- labels - labels_from + 1
   }
   check_same_length(idx, n, arg, arg_n = "probs", call = call)
   bad <- which(!is.na(idx) & (idx < 1 | idx > k | idx != round(idx)))
   if (length(bad) > 0) {
+    first <- labels_from
     abort_aurc(
       c(
-        "{.arg {arg}} must be class numbers in 1..{k} (or a factor).",
-        x = "Row {bad[1]} has label {.val {labels[bad[1]]}}."
+        paste(
+          "{.arg {arg}} must be class numbers in {first}..{k + first - 1}",
+          "(or a factor)."
+        ),
+        x = "Row {bad[1]} has label {.val {labels[bad[1]]}}.",
+        labels_from_hint(labels, labels_from)
       ),
       class = "aurc_error_value", call = call
     )

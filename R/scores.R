@@ -38,7 +38,9 @@
 #' `exp()`), so logits of any size give finite scores.
 #'
 #' @param x A numeric matrix of logits or probabilities, one row per sample
-#'   and one column per class; for the `"mcd_*"` types an array
+#'   and one column per class, or a data frame of numeric columns (taken
+#'   in order, e.g. the `.pred_*` columns of a tidymodels prediction); for
+#'   the `"mcd_*"` types an array
 #'   `members x samples x classes`.
 #' @param type The score (see the table).
 #' @param from `"logits"` (default) or `"probs"`. Probabilities must be
@@ -72,6 +74,7 @@
 confidence_score <- function(x, type = "msp", from = "logits", ...,
                              temperature = 1, p = 2) {
   check_dots(...)
+  x <- as_output_matrix(x)
   type <- check_choice(type, score_types)
   from <- check_choice(from, c("logits", "probs"))
   members <- startsWith(type, "mcd_")

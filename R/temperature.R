@@ -9,7 +9,7 @@
 #' [confidence_score()] and [selective_loss()] on the test set.
 #'
 #' @param logits A numeric matrix of logits, one row per sample, one column
-#'   per class.
+#'   per class (or a data frame of numeric columns).
 #' @inheritParams selective_loss
 #' @param interval The range searched for `T`, two positive numbers.
 #' @param tol Tolerance of the search on the `log T` scale.
@@ -28,11 +28,15 @@
 #' fit_temperature(5 * logits, labels)
 #' @export
 fit_temperature <- function(logits, labels, ..., interval = c(0.01, 100),
-                            tol = 1e-8) {
+                            tol = 1e-8, labels_from = 1) {
   check_dots(...)
+  logits <- as_output_matrix(logits)
+  labels_from <- check_labels_from(labels_from)
   d <- check_outputs(logits)
   warn_if_probs_as_logits(logits, "logits")
-  y <- check_labels(labels, d[1], d[2], colnames(logits))
+  y <- check_labels(labels, d[1], d[2], colnames(logits),
+    labels_from = labels_from
+  )
   ok <- is.numeric(interval) && length(interval) == 2 &&
     all(is.finite(interval)) && all(interval > 0) && interval[1] < interval[2]
   if (!ok) {

@@ -93,3 +93,63 @@ test_that("bad input fails naming the first bad row", {
     confidence_score(matrix(1, 2, 2), "maxlogit_pnorm", p = 0.5)
   })
 })
+# Model outputs as users have them: data frames of numeric columns, and
+# labels 0..K-1 from Python through labels_from = 0 (never guessed).
+test_that("data frames of numeric columns equal the matrix", {
+  set.seed(2)
+  z <- matrix(stats::rnorm(60), 20, 3)
+  p <- exp(z) / rowSums(exp(z))
+  y <- sample(3, 20, TRUE)
+  zd <- as.data.frame(z)
+  pd <- stats::setNames(as.data.frame(p), c(".pred_a", ".pred_b", ".pred_c"))
+  for (type in c("msp", "margin", "maxlogit")) {
+    expect_identical(confidence_score(zd, type), confidence_score(z, type))
+  }
+  expect_identical(confidence_score(pd, "neg_entropy", from = "probs"),
+    confidence_score(p, "neg_entropy", from = "probs")
+  )
+  expect_identical(selective_loss(pd, y, "brier"), selective_loss(p, y, "brier"))
+  expect_identical(fit_temperature(zd, y), fit_temperature(z, y))
+  expect_identical(top_label(as.data.frame(p), y), top_label(p, y))
+  expect_identical(classwise_ece_vec(as.data.frame(p), y),
+    classwise_ece_vec(p, y)
+  )
+  # a hand case: the largest probability of each row
+  expect_identical(
+    confidence_score(data.frame(a = c(0.2, 0.6), b = c(0.8, 0.4)), "msp",
+      from = "probs"
+    ),
+    c(0.8, 0.6)
+  )
+  bad <- pd
+  bad$.pred_b <- as.character(bad$.pred_b)
+  expect_snapshot(error = TRUE, confidence_score(bad, from = "probs"))
+})
+
+test_that("labels 0..K-1 with labels_from = 0", {
+  set.seed(3)
+  p <- matrix(stats::runif(30), 10, 3)
+  p <- p / rowSums(p)
+  y0 <- sample(0:2, 10, TRUE)
+  expect_identical(selective_loss(p, y0, "cross_entropy", labels_from = 0),
+    selective_loss(p, y0 + 1, "cross_entropy")
+  )
+  expect_identical(top_label(p, y0, labels_from = 0), top_label(p, y0 + 1))
+  expect_identical(
+    fit_temperature(log(p), y0, labels_from = 0),
+    fit_temperature(log(p), y0 + 1)
+  )
+  expect_identical(classwise_ece_vec(p, y0, labels_from = 0),
+    classwise_ece_vec(p, y0 + 1)
+  )
+  # a hand case: row 1 predicts class 0 (Python's numbering) and is right
+  q <- rbind(c(0.7, 0.3), c(0.4, 0.6))
+  expect_identical(selective_loss(q, c(0, 0), labels_from = 0), c(0, 1))
+  # never guessed: 0 with the default is an error that names the fix
+  expect_snapshot(error = TRUE, selective_loss(p, y0))
+  expect_snapshot(error = TRUE, top_label(p, y0))
+  expect_error(selective_loss(p, y0 + 1, labels_from = 0),
+    class = "aurc_error_labels"
+  )
+  expect_snapshot(error = TRUE, selective_loss(p, y0, labels_from = 2))
+})
