@@ -56,7 +56,8 @@ autoplot.aurc_calibration_bins <- function(object, ...) {
     equal_width = "Equal-width bins",
     equal_mass = "Equal-mass bins",
     custom = "Custom bins",
-    kumar2019 = "Bins as the code of Kumar et al."
+    kumar2019 = "Bins as the code of Kumar et al.",
+    kumar2019_legacy = "Bins as the code of Kumar et al. (before 2022-08-27)"
   )
   subtitle <- sprintf(
     "%d bins, ECE = %s, MCE = %s", nrow(object),

@@ -25,14 +25,16 @@ debiased_l2_ce <- function(tab) {
 
 # The bin edges of Kumar et al.'s `get_calibration_error()`: when fewer than
 # n / 4 distinct confidences occur, one bin per distinct value (edges at the
-# midpoints); otherwise their equal-count split: the sorted confidences cut
-# into parts of ceiling(n / n_bins) samples, an edge at the midpoint of the
-# last value of a part and the first of the next. Bins are closed on the
+# midpoints); otherwise their equal-count split of the sorted confidences
+# into n_bins parts, an edge at the midpoint of the last value of a part and
+# the first of the next. The current library splits as numpy.array_split
+# (part sizes differ by at most one, the larger first); before 2022-08-27 it
+# cut parts of ceiling(n / n_bins) (`legacy = TRUE`). Bins are closed on the
 # right, as their `searchsorted`. With case weights, n is the total weight
 # and "the k-th sorted sample" the first whose cumulative weight reaches k
 # (integer weights = repeated rows). Returns edges for the fixed-edge
 # kernel: 0, the distinct edges, 1.
-kumar_breaks <- function(input, n_bins) {
+kumar_breaks <- function(input, n_bins, legacy = FALSE) {
   x <- input$confidence
   w <- input$case_weights
   o <- order(x)
@@ -44,13 +46,29 @@ kumar_breaks <- function(input, n_bins) {
     m <- length(distinct)
     edges <- (distinct[-m] + distinct[-1]) / 2
   } else {
-    size <- ceiling(total / n_bins)
-    ends <- seq(size, total, by = size)
-    ends <- ends[ends < total]
+    ends <- kumar_part_ends(total, n_bins, legacy)
     at <- function(p) s[findInterval(p, cw, left.open = TRUE) + 1]
     edges <- (at(ends) + at(ends + 1)) / 2
   }
   sort(unique(c(0, edges, 1)))
+}
+
+# The cumulative sizes at which the parts of the split end (the last, at
+# n, left out). array_split: n_bins parts (at most n), the first
+# n mod n_bins of size floor(n / n_bins) + 1.
+kumar_part_ends <- function(total, n_bins, legacy) {
+  if (legacy) {
+    size <- ceiling(total / n_bins)
+    ends <- seq(size, total, by = size)
+    return(ends[ends < total])
+  }
+  k <- min(n_bins, floor(total))
+  if (k <= 1) return(numeric())
+  q <- floor(total / k)
+  r <- round(total - q * k)
+  sizes <- c(rep(q + 1, r), rep(q, k - r))
+  ends <- cumsum(sizes)
+  ends[ends < total]
 }
 
 #' Classwise expected calibration error of a probability matrix

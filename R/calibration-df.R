@@ -90,7 +90,7 @@ calibration_metric_groups <- function(data, confidence, correct,
                                       case_weights, settings, na_rm, metric,
                                       call) {
   cols <- calibration_columns(data, confidence, correct, case_weights, call)
-  if (metric == "debiased_l2_ce" || settings$binning == "kumar2019") {
+  if (metric == "debiased_l2_ce" || settings$binning %in% kumar_binnings) {
     # data-driven bins or a per-bin correction: one group at a time
     values <- vapply(cols$groups$rows, function(rows) {
       calibration_metric(cols$confidence[rows], cols$correct[rows],
@@ -158,10 +158,10 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
     for (k in which(empty)) warn_no_data(call = call)
   }
   filled <- which(sizes > 0)
-  if (settings$binning == "kumar2019") {
+  if (settings$binning %in% kumar_binnings) {
     abort_aurc(
       c(
-        "{.code binning = \"kumar2019\"} has no grouped bin table.",
+        "{.code binning = {.val {settings$binning}}} has no grouped bin table.",
         i = "Use {.fn calibration_bins} on each group, or another binning."
       ),
       class = "aurc_error_value", call = call

@@ -59,12 +59,16 @@
 #'   compare them with hand-computed cases and a separate R implementation
 #'   of the same rules, not with the Python code itself.
 #' * `"kumar2019"`: the bins of `get_calibration_error()` in the library
-#'   of Kumar et al. (2019) (github.com/p-lambda/verified_calibration): when
-#'   fewer than `n / 4` distinct confidences occur, one bin per distinct
-#'   value; otherwise the sorted confidences are cut into parts of
-#'   `ceiling(n / n_bins)` samples (their default is `n_bins = 15`) and an
-#'   edge is put midway between the last value of a part and the first of
-#'   the next. Bins are closed on the right, so tied values stay together.
+#'   of Kumar et al. (2019) (github.com/p-lambda/verified_calibration), as
+#'   its current version computes them: when fewer than `n / 4` distinct
+#'   confidences occur, one bin per distinct value; otherwise the sorted
+#'   confidences are cut into `n_bins` parts as `numpy.array_split` cuts
+#'   them (sizes differ by at most one, the larger parts first; their
+#'   default is `n_bins = 15`) and an edge is put midway between the last
+#'   value of a part and the first of the next. `"kumar2019_legacy"`: the
+#'   rule of the library before 2022-08-27, parts of `ceiling(n / n_bins)`
+#'   samples (the last one shorter); the two agree when `n_bins` divides
+#'   `n`. Bins are closed on the right, so tied values stay together.
 #'   With case weights, `n` is the total weight and the `k`-th sorted sample
 #'   is the first whose cumulative weight reaches `k`. Their code requires
 #'   `n_bins <= n`; here fewer samples simply give smaller parts. An edge at
@@ -107,7 +111,7 @@
 #'   largest probability (the first of tied maxima) is on its class.
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
-#'   `"ding2020"`, `"kumar2019"` (see Binnings).
+#'   `"ding2020"`, `"kumar2019"`, `"kumar2019_legacy"` (see Binnings).
 #' @param n_bins Number of bins for `"equal_width"` and `"equal_mass"`
 #'   (a whole number from 1 to `1e6`). An
 #'   option the chosen binning does not use (`n_bins` with the adaptive
@@ -282,8 +286,12 @@ calibration_bins_compute <- function(confidence, correct, case_weights,
 }
 
 calibration_binnings <- c(
-  "adaptive", "equal_width", "equal_mass", "ding2020", "kumar2019"
+  "adaptive", "equal_width", "equal_mass", "ding2020", "kumar2019",
+  "kumar2019_legacy"
 )
+
+# The two versions of Kumar et al.'s data-driven bins.
+kumar_binnings <- c("kumar2019", "kumar2019_legacy")
 
 # Validated settings; `binning` is "custom" when `breaks` is given.
 calibration_settings <- function(binning, binning_missing, n_bins,
@@ -421,13 +429,16 @@ calibration_hist_bins <- 100
 
 # The bins from the C++ kernel: counts and sums per bin, and the histogram.
 calibration_kernel <- function(input, settings, call) {
-  if (settings$binning == "kumar2019" && is.null(settings$breaks)) {
+  if (settings$binning %in% kumar_binnings && is.null(settings$breaks)) {
     # data-driven edges (R/calibration-debiased.R), then fixed-edge bins
-    settings$breaks <- kumar_breaks(input, settings$n_bins)
+    settings$breaks <- kumar_breaks(input, settings$n_bins,
+      legacy = settings$binning == "kumar2019_legacy"
+    )
   }
   kernel <- switch(settings$binning,
     equal_width = ,
     custom = ,
+    kumar2019_legacy = ,
     kumar2019 = "breaks",
     settings$binning
   )
@@ -452,8 +463,10 @@ calibration_error <- function(input, settings, metric, call) {
 }
 
 calibration_table <- function(input, settings, call) {
-  if (settings$binning == "kumar2019") {
-    settings$breaks <- kumar_breaks(input, settings$n_bins)
+  if (settings$binning %in% kumar_binnings) {
+    settings$breaks <- kumar_breaks(input, settings$n_bins,
+      legacy = settings$binning == "kumar2019_legacy"
+    )
   }
   res <- calibration_kernel(input, settings, call)
   n <- res$n
@@ -552,7 +565,8 @@ print.aurc_calibration_bins <- function(x, ...) {
       "equal mass (", attr(x, "n_bins"), " bins requested)"
     ),
     custom = "custom breaks",
-    kumar2019 = "as the code of Kumar et al. (2019)"
+    kumar2019 = "as the code of Kumar et al. (2019), array_split",
+    kumar2019_legacy = "as the code of Kumar et al. (2019) before 2022-08-27"
   )
   cat("# Calibration bins: ", label, "\n", sep = "")
   cat(sprintf(

@@ -726,7 +726,7 @@ check_threads <- function(threads, arg = rlang::caller_arg(threads),
                           call = rlang::caller_env()) {
   threads <- check_number(threads, 1, whole = TRUE, arg = arg, call = call)
   caps <- c(
-    "available cores" = parallel::detectCores(),
+    "available cores" = available_cores(),
     "option aurc.threads" = positive_or_na(getOption("aurc.threads")),
     "variable OMP_THREAD_LIMIT" = positive_or_na(
       suppressWarnings(as.numeric(Sys.getenv("OMP_THREAD_LIMIT")))
@@ -768,11 +768,22 @@ sort_threads <- function(call = rlang::caller_env()) {
     )
   }
   caps <- c(
-    parallel::detectCores(),
+    available_cores(),
     positive_or_na(suppressWarnings(as.numeric(Sys.getenv("OMP_THREAD_LIMIT"))))
   )
   caps <- caps[!is.na(caps) & caps >= 1]
   as.integer(min(c(opt, floor(caps)), 1024))
+}
+
+# The cores of the machine, found once per session: parallel::detectCores()
+# reads /proc and costs about 2 ms, which was paid on every call once a
+# thread option was set (issue 25).
+aurc_state <- new.env(parent = emptyenv())
+available_cores <- function() {
+  if (!exists("cores", envir = aurc_state, inherits = FALSE)) {
+    aurc_state$cores <- parallel::detectCores() # NA: no cap, as before
+  }
+  aurc_state$cores
 }
 
 positive_or_na <- function(x) {

@@ -545,15 +545,14 @@ literal_isotonic <- function(x, y, w = rep(1, length(x))) {
 # (fewer than n / 4 distinct values) get one bin per value, otherwise 15
 # parts of ceiling(n / 15) sorted samples with edges at the midpoints;
 # a sample goes to the first bin whose upper edge is >= it.
-literal_kumar_ce <- function(p, y, n_bins = 15) {
+literal_kumar_ce <- function(p, y, n_bins = 15, legacy = FALSE) {
   n <- length(p)
   s <- sort(p)
   u <- sort(unique(p))
   if (length(u) < n / 4) {
     edges <- c(if (length(u) > 1) (u[-length(u)] + u[-1]) / 2, 1)
   } else {
-    size <- ceiling(n / n_bins)
-    starts <- seq(1, n, by = size)
+    starts <- literal_split_starts(n, n_bins, legacy)
     edges <- numeric()
     for (j in seq_along(starts)[-1]) {
       edges <- c(edges, (s[starts[j] - 1] + s[starts[j]]) / 2)
@@ -571,6 +570,22 @@ literal_kumar_ce <- function(p, y, n_bins = 15) {
       ((mean(p[inb]) - acc)^2 - acc * (1 - acc) / (nb - 1))
   }
   sqrt(max(total, 0))
+}
+
+# The first position of every part of Kumar et al.'s split of n sorted
+# values: numpy.array_split into min(n_bins, n) parts (the current
+# library; the first n mod k parts one longer), or parts of
+# ceiling(n / n_bins) (the library before 2022-08-27).
+literal_split_starts <- function(n, n_bins, legacy = FALSE) {
+  if (legacy) return(seq(1, n, by = ceiling(n / n_bins)))
+  k <- min(n_bins, n)
+  starts <- integer(k)
+  pos <- 1
+  for (j in seq_len(k)) {
+    starts[j] <- pos
+    pos <- pos + n %/% k + (if (j <= n %% k) 1 else 0)
+  }
+  starts
 }
 
 # ---- influence functions (issue 10) ----

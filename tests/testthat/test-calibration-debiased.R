@@ -33,7 +33,34 @@ test_that("kumar2019 bins and debiasing equal their library, transcribed", {
       literal_kumar_ce(p, y),
       tolerance = 1e-12
     )
+    expect_equal(
+      ece_vec(p, y, binning = "kumar2019_legacy", n_bins = 15, debias = TRUE),
+      literal_kumar_ce(p, y, legacy = TRUE),
+      tolerance = 1e-12
+    )
   }
+})
+
+test_that("kumar2019 splits as numpy.array_split; the legacy rule by ceiling", {
+  # n = 7 into 3 parts: array_split gives sizes 3, 2, 2; ceiling 3, 3, 1
+  expect_identical(literal_split_starts(7, 3), c(1, 4, 6))
+  expect_identical(literal_split_starts(7, 3, legacy = TRUE), c(1, 4, 7))
+  p <- c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+  y <- c(1, 0, 1, 1, 0, 1, 1)
+  current <- calibration_bins_vec(p, y, binning = "kumar2019", n_bins = 3)
+  legacy <- calibration_bins_vec(p, y, binning = "kumar2019_legacy", n_bins = 3)
+  expect_identical(current$n[current$n > 0], c(3, 2, 2))
+  expect_identical(legacy$n[legacy$n > 0], c(3, 3, 1))
+  # edges midway between parts: 0.35 and 0.55 (current), 0.35, 0.65 (legacy)
+  expect_equal(current$upper[1:2], c(0.35, 0.55))
+  expect_equal(legacy$upper[1:2], c(0.35, 0.65))
+  # they agree when n_bins divides n
+  q <- seq(0.05, 0.95, length.out = 30)
+  z <- rep(0:1, 15)
+  expect_identical(
+    ece_vec(q, z, binning = "kumar2019", n_bins = 5),
+    ece_vec(q, z, binning = "kumar2019_legacy", n_bins = 5)
+  )
 })
 
 test_that("kumar2019: ties, integer weights = repeated rows, row order", {
