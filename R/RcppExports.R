@@ -89,6 +89,10 @@ coverage_at_risk_interval_impl <- function(score, loss, case_weights, risk, thre
     .Call(`_aurc_coverage_at_risk_interval_impl`, score, loss, case_weights, risk, threads)
 }
 
+input_summary_impl <- function(score, loss, m) {
+    .Call(`_aurc_input_summary_impl`, score, loss, m)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads = 1L) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads)
 }

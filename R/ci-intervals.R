@@ -326,9 +326,9 @@ ci_warn_conventions <- function(spec, score, loss, case_weights, from_correct,
   }
   cal <- spec$metrics %in% ci_calibration_metrics
   if (any(cal)) {
-    warn_calibration_convention(score, 1 - as.double(loss), case_weights,
+    warn_calibration_convention(score, loss, case_weights,
       arg = if (from_correct) "correct" else "loss",
-      from_loss = !from_correct, call = call
+      from_loss = !from_correct, call = call, values_are_loss = TRUE
     )
   }
   if (any(!cal) && !from_correct) warn_if_suspicious(score, loss, call = call)

@@ -39,60 +39,52 @@ is_zero_one <- function(x) all(x == 0 | x == 1, na.rm = TRUE)
 # Every check of a score and a loss that a selective metric gets (the
 # vector and data-frame forms, the curves, the intervals): arguments that
 # look swapped, a class probability used as the confidence, and a score
-# that ranks the losses backwards. At most one warning; the checks read a
-# sample of at most 16384 spread-out rows, so they cost no more than a few
-# microseconds on any data. Silence one with
-# `suppressWarnings(..., classes = "aurc_warning_direction")`.
+# that ranks the losses backwards. At most one warning. The checks read a
+# sample of at most 16384 evenly spread rows in one C++ pass
+# (src/core/input_checks.h), so they cost a few microseconds on any data.
+# Silence one with `suppressWarnings(..., classes =
+# "aurc_warning_direction")`.
 warn_if_suspicious <- function(score, loss, loss_arg = "loss",
                                call = rlang::caller_env()) {
   if (isTRUE(warn_if_swapped(score, loss, loss_arg, call = call))) {
     return(invisible())
   }
-  i <- spread_sample(length(score))
-  s <- as.double(score[i])
-  l <- as.double(loss[i])
-  ok <- is.finite(s) & is.finite(l)
-  s <- s[ok]
-  l <- l[ok]
-  if (length(s) < 20) return(invisible())
-  if (warn_if_loss_looks_like_confidence(s, l, loss_arg, call)) {
+  if (!is_plain_numeric(score) || !is_plain_numeric(loss)) {
     return(invisible())
   }
-  if (warn_if_class_probability(s, l, loss_arg, call)) return(invisible())
-  warn_if_backwards(s, l, loss_arg, call)
+  st <- input_summary(score, loss)
+  if (st[["rows"]] < 20) return(invisible())
+  if (warn_if_loss_looks_like_confidence(st, loss_arg, call)) {
+    return(invisible())
+  }
+  if (warn_if_class_probability(st, loss_arg, call)) return(invisible())
+  warn_if_backwards(st, loss_arg, call)
   invisible()
 }
 
-# At most `m` positions spread evenly over 1..n (all of them when n <= m):
-# the checks above see the whole range of the data, whatever its order.
-spread_sample <- function(n, m = 16384L) {
-  if (n <= m) return(seq_len(n))
-  unique(as.integer(round(seq(1, n, length.out = m))))
+is_plain_numeric <- function(x) {
+  (is.double(x) || is.integer(x) || is.logical(x)) && is.null(dim(x))
 }
 
-# Pearson correlation of x and y with its Fisher z statistic; NA when either
-# is constant.
-cor_z <- function(x, y) {
-  m <- length(x)
-  if (m < 10 || stats::var(x) == 0 || stats::var(y) == 0) {
-    return(c(r = NA_real_, z = NA_real_))
-  }
-  r <- stats::cor(x, y)
-  c(r = r, z = atanh(min(max(r, -0.999999), 0.999999)) * sqrt(m - 3))
+# The summary of src/core/input_checks.h on at most 16384 spread rows.
+input_summary <- function(x, y, rows = 16384) {
+  input_summary_impl(x, y, rows)
 }
 
-# Strong evidence that the loss rises with the score: r > 0.1 and z > 4.
-rises_with <- function(x, y) {
-  cz <- cor_z(x, y)
-  !is.na(cz[["r"]]) && cz[["r"]] > 0.1 && cz[["z"]] > 4
+# Strong evidence of a positive correlation: r > 0.1 and a Fisher z above
+# 4 over `m` pairs.
+rises <- function(r, m) {
+  !is.na(r) && m > 3 && r > 0.1 &&
+    atanh(min(r, 0.999999)) * sqrt(m - 3) > 4
 }
 
 # A loss in (0, 1], never 0, not 0/1, mostly above 0.5: a confidence (a
 # largest class probability), e.g. `aurc_vec(cross_entropy, msp)` with the
 # two swapped. A loss of a real model is 0 for many samples or is small on
 # average.
-warn_if_loss_looks_like_confidence <- function(s, l, loss_arg, call) {
-  if (any(l <= 0) || any(l > 1) || is_zero_one(l) || stats::median(l) <= 0.5) {
+warn_if_loss_looks_like_confidence <- function(st, loss_arg, call) {
+  if (!(st[["loss_min"]] > 0) || st[["loss_max"]] > 1 ||
+    st[["loss_zero_one"]] == 1 || st[["loss_above_half"]] <= 0.5) {
     return(FALSE)
   }
   warn_aurc(
@@ -114,12 +106,13 @@ warn_if_loss_looks_like_confidence <- function(s, l, loss_arg, call) {
 
 # A score in [0, 1] whose loss falls towards both ends: the probability of
 # one class of a binary classifier, whose confidence is max(p, 1 - p).
-warn_if_class_probability <- function(s, l, loss_arg, call) {
-  if (any(s < 0) || any(s > 1)) return(FALSE)
-  low <- s < 0.5
-  high <- s > 0.5
-  if (sum(low) < 50 || sum(high) < 50) return(FALSE)
-  if (!rises_with(s[low], l[low]) || !rises_with(-s[high], l[high])) {
+warn_if_class_probability <- function(st, loss_arg, call) {
+  if (st[["score_min"]] < 0 || st[["score_max"]] > 1 ||
+    st[["m_low"]] < 50 || st[["m_high"]] < 50) {
+    return(FALSE)
+  }
+  if (!rises(st[["r_low"]], st[["m_low"]]) ||
+    !rises(-st[["r_high"]], st[["m_high"]])) {
     return(FALSE)
   }
   warn_aurc(
@@ -142,9 +135,9 @@ warn_if_class_probability <- function(s, l, loss_arg, call) {
 
 # A loss that clearly rises with the score: an uncertainty given as the
 # score (higher = less confident), or a correctness given as the loss.
-warn_if_backwards <- function(s, l, loss_arg, call) {
-  if (!rises_with(s, l)) return(FALSE)
-  r <- cor_z(s, l)[["r"]]
+warn_if_backwards <- function(st, loss_arg, call) {
+  r <- st[["r"]]
+  if (!rises(r, st[["rows"]])) return(FALSE)
   warn_aurc(
     c(
       paste(
@@ -252,23 +245,27 @@ warn_ignored_binning_options <- function(binning, env) {
 # calibration metric of selective_ci()). `correct` here is the correctness
 # as the function will use it; `arg` the argument the user gave, and
 # `from_loss` whether it was given as a loss.
-warn_calibration_convention <- function(confidence, correct, case_weights,
+# `values`: the correctness, or with `values_are_loss` the loss (1 -
+# correctness; read as it is, so no column is copied).
+warn_calibration_convention <- function(confidence, values, case_weights,
                                         arg = "correct", from_loss = FALSE,
-                                        call = rlang::caller_env()) {
-  i <- spread_sample(length(confidence))
-  x <- as.double(confidence[i])
-  y <- as.double(correct[i])
-  w <- if (length(case_weights)) as.double(case_weights[i]) else rep(1, length(x))
-  ok <- is.finite(x) & is.finite(y) & is.finite(w) & w > 0
-  if (sum(ok) < 20) return(invisible())
-  acc <- sum(w[ok] * y[ok]) / sum(w[ok])
-  conf <- sum(w[ok] * x[ok]) / sum(w[ok])
+                                        call = rlang::caller_env(),
+                                        values_are_loss = from_loss) {
+  if (!is_plain_numeric(confidence) || !is_plain_numeric(values)) {
+    return(invisible())
+  }
+  # the sample's means and correlation, unweighted (a heuristic)
+  st <- input_summary(confidence, values)
+  if (st[["rows"]] < 20) return(invisible())
+  flip <- if (values_are_loss) -1 else 1
+  acc <- if (values_are_loss) 1 - st[["loss_mean"]] else st[["loss_mean"]]
+  conf <- st[["score_mean"]]
   if (!(acc < 0.5 && conf > 0.5)) return(invisible())
   # and a correctness that clearly falls as the confidence rises: what a
   # failure indicator does (an honest model that is right less often than
   # not, or one whose labels are noise, has a correctness that rises with
   # its confidence, or none at all)
-  if (!rises_with(x[ok], -y[ok])) return(invisible())
+  if (!rises(-flip * st[["r"]], st[["rows"]])) return(invisible())
   fmt <- function(v) format(round(v, 3), nsmall = 3)
   msg <- if (from_loss) {
     c(

@@ -337,6 +337,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// input_summary_impl
+Rcpp::NumericVector input_summary_impl(SEXP score, SEXP loss, double m);
+RcppExport SEXP _aurc_input_summary_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< double >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(input_summary_impl(score, loss, m));
+    return rcpp_result_gen;
+END_RCPP
+}
 // metrics_impl
 Rcpp::List metrics_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int threads);
 RcppExport SEXP _aurc_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP threadsSEXP) {
@@ -560,6 +572,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 12},
     {"_aurc_influence_se_impl", (DL_FUNC) &_aurc_influence_se_impl, 3},
     {"_aurc_coverage_at_risk_interval_impl", (DL_FUNC) &_aurc_coverage_at_risk_interval_impl, 5},
+    {"_aurc_input_summary_impl", (DL_FUNC) &_aurc_input_summary_impl, 3},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 10},
     {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 11},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 4},

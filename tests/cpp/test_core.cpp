@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_checks.h"
 #include "core/augrc.h"
 #include "core/batch_study.h"
 #include "core/estimator_stats.h"
@@ -775,6 +776,38 @@ void test_key_roundtrip_and_sort() {
   auto d = sorted_calib(x, y, true);
   CHECK(d.x[0] == 0.9 && d.x[4] == 0.1);
   CHECK(d.y[1] == 1 && d.y[2] == 0 && d.y[3] == 1);  // rows 1, 3, 5
+}
+
+void test_input_summary() {
+  // hand case: scores 0.1, 0.2, 0.8, 0.9 with losses 0, 1, 1, 0: below 0.5
+  // the loss rises with the score (r = 1), above it falls (r = -1)
+  const std::vector<double> s = {0.1, 0.2, 0.8, 0.9, NAN};
+  const std::vector<double> l = {0, 1, 1, 0, 1};
+  auto sum = aurc::summarise_input(
+      s.size(), 100, [&](std::size_t i) { return s[i]; },
+      [&](std::size_t i) { return l[i]; });
+  CHECK(sum.rows == 4);  // the NaN score is left out
+  CHECK(std::fabs(sum.low.r() - 1.0) < 1e-12);
+  CHECK(std::fabs(sum.high.r() + 1.0) < 1e-12);
+  CHECK(std::fabs(sum.all.r()) < 1e-12);
+  CHECK(sum.loss_zero_one == 1 && sum.loss_min == 0 && sum.loss_max == 1);
+  CHECK(std::fabs(sum.all.mx - 0.5) < 1e-12 && sum.all.my == 0.5);
+  CHECK(sum.loss_above_half == 0.5);
+  // the spread positions: ends included, strictly increasing, m of them
+  auto pos = aurc::spread_positions(1000003, 16384);
+  CHECK(pos.size() == 16384 && pos.front() == 0 && pos.back() == 1000002);
+  bool increasing = true;
+  for (std::size_t k = 1; k < pos.size(); ++k)
+    increasing = increasing && pos[k] > pos[k - 1];
+  CHECK(increasing);
+  CHECK(aurc::spread_positions(5, 16384).size() == 5);
+  // huge values: centred sums, no overflow to NaN for r
+  const std::vector<double> big = {1e150, 2e150, 3e150, 4e150};
+  const std::vector<double> y = {0, 0, 1, 1};
+  auto b = aurc::summarise_input(
+      4, 10, [&](std::size_t i) { return big[i]; },
+      [&](std::size_t i) { return y[i]; });
+  CHECK(b.all.r() > 0.89 && b.all.r() < 0.9);
 }
 
 void test_edge_bin() {
@@ -2008,6 +2041,7 @@ int main() {
   test_key_roundtrip_and_sort();
   test_equal_width_edges();
   test_edge_bin();
+  test_input_summary();
   test_equal_mass();
   test_adaptive_hand();
   test_adaptive_random();
