@@ -96,7 +96,7 @@ corp_reliability <- function(confidence, correct, ...,
                              na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  score <- check_choice(score[1], c("brier", "log"), arg = "score",
+  score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
     call = call
   )
   band_position <- check_choice(band_position[1], c("diagonal", "estimate"),
@@ -154,7 +154,7 @@ corp_reliability <- function(confidence, correct, ...,
   if (band_method == "asymptotic") {
     band <- corp_band_asymptotic(fit, cep, band_level, band_position)
   } else if (times > 0) {
-    band <- corp_band(fit, cep, times, band_level, band_position)
+    band <- corp_band(fit, cep, times, band_level, band_position, call)
   }
   if (!is.null(band)) {
     points$band_lower <- band[, 1]
@@ -184,10 +184,17 @@ corp_reliability <- function(confidence, correct, ...,
 # resample, sample(n, replace = TRUE) positions of the data sorted by
 # confidence, then rbinom(n, 1, x0[s]). The positions and outcomes are
 # reduced to counts per tie group; the refit is linear.
-corp_band <- function(fit, cep, times, level, position) {
+corp_band <- function(fit, cep, times, level, position,
+                      call = rlang::caller_env()) {
   counts <- as.integer(fit$count)
   n <- sum(counts)
   m <- length(fit$x)
+  # the replicate table (distinct confidences x times), checked before it
+  # is allocated: 1e5 x 1e5 would be 75 GB
+  check_cells(as.double(m) * times, "times",
+    "the table of the consistency band (distinct confidences x times)",
+    call = call
+  )
   group <- rep.int(seq_len(m), counts)
   x0 <- if (position == "diagonal") fit$x[group] else cep[group]
   reps <- matrix(NA_real_, m, times)
@@ -298,7 +305,7 @@ corp_mcb_vec <- function(confidence, correct, ...,
                          case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  score <- check_choice(score[1], c("brier", "log"), arg = "score",
+  score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
     call = call
   )
   dec <- corp_decompose_input(confidence, correct, case_weights, na_rm,
@@ -315,7 +322,7 @@ corp_mcb <- function(data, confidence, correct, ...,
                      case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  score <- check_choice(score[1], c("brier", "log"), arg = "score",
+  score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
     call = call
   )
   metric_df(
@@ -341,7 +348,7 @@ corp_decomposition <- function(data, confidence, correct, ...,
                                case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  score <- check_choice(score[1], c("brier", "log"), arg = "score",
+  score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
     call = call
   )
   check_data_frame(data, call = call)

@@ -392,6 +392,26 @@ as_output_matrix <- function(x, arg = rlang::caller_arg(x),
   out
 }
 
+# A grouped data frame of zero rows has no groups: the functions that
+# cannot return a table of zero rows (curves, score tables) say so.
+check_some_groups <- function(groups, call = rlang::caller_env()) {
+  if (length(groups$rows) > 0) return(invisible(groups))
+  abort_aurc(
+    c(
+      "{.arg data} has no rows.",
+      i = "A grouped data frame of zero rows has no groups to compute on."
+    ),
+    class = "aurc_error_no_data", call = call
+  )
+}
+
+# The first element of an argument whose default lists the choices (as
+# match.arg() takes it); anything else as it is, for check_choice() to judge
+# (a function, say, is not subsettable).
+first_choice <- function(x) {
+  if (is.atomic(x) && length(x) > 1) x[1] else x
+}
+
 # A single positive finite number.
 check_positive_number <- function(x, arg = rlang::caller_arg(x),
                                   call = rlang::caller_env()) {

@@ -392,7 +392,7 @@ ci_check_options <- function(options, metrics, call) {
 # strata / cluster: NULL or one value per row, no NA, >= 2 distinct values.
 ci_check_groups <- function(x, n, arg, call) {
   if (is.null(x)) return(list(codes = integer(), n = 0L))
-  if (!is.atomic(x) || length(x) != n) {
+  if (!is.atomic(x) || is.raw(x) || is.complex(x) || length(x) != n) {
     abort_aurc(
       c(
         "{.arg {arg}} must be a vector with one value per row ({n}).",

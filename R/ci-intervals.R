@@ -387,7 +387,9 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   order <- match(unique(metrics), spec$metrics)
   spec$metrics <- spec$metrics[order]
   spec$labels <- spec$labels[order]
-  spec$n_bins <- as.integer(n_bins)
+  spec$n_bins <- as.integer(check_number(n_bins, 1, 1e6, whole = TRUE,
+    call = call
+  ))
   if (is.character(method) && identical(method, c("analytic", "bootstrap"))) {
     method <- "analytic"
   }
@@ -421,7 +423,7 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
 # NA, at least two distinct values.
 check_grouping <- function(x, n, arg, call) {
   if (is.null(x)) return(NULL)
-  if (!is.atomic(x) || is.matrix(x)) {
+  if (!is.atomic(x) || is.matrix(x) || is.raw(x) || is.complex(x)) {
     abort_aurc(
       "{.arg {arg}} must be a vector, not {.obj_type_friendly {x}}.",
       class = "aurc_error_type", call = call

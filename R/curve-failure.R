@@ -140,7 +140,7 @@ failure_curve_df <- function(data, score, failure, case_weights, na_rm,
     list(score = score, failure = failure, case_weights = case_weights),
     c("score", "failure", "case_weights")
   )
-  groups <- data_groups(data)
+  groups <- check_some_groups(data_groups(data), call)
   table <- failure_curve_table(
     values$score, values$failure, values$case_weights, groups$rows, na_rm,
     call,

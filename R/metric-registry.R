@@ -393,6 +393,11 @@ form_options <- function(info, env) {
 # The result tibble: grouping keys (each repeated once per metric), then
 # `.metric`, `.estimator`, `.estimate`, group-major.
 metric_tibble <- function(keys, metrics, labels, values) {
+  # zero groups (a grouped data frame of zero rows): a table of zero rows
+  if (!is.matrix(values) || (!is.null(keys) && nrow(keys) == 0)) {
+    values <- matrix(as.double(values), ncol = length(metrics))
+    if (!is.null(keys)) values <- values[seq_len(nrow(keys)), , drop = FALSE]
+  }
   n_groups <- nrow(values)
   out <- tibble::tibble(
     .metric = rep(metrics, times = n_groups),

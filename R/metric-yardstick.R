@@ -183,8 +183,7 @@ prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
 prob_metric_columns <- function(vec, env, ..., call) {
   if (vec) {
     check_dots(..., call = call)
-    cw <- env$case_weights
-    if (is.object(cw)) cw <- as.double(unclass(cw))
+    cw <- prob_case_weights(env$case_weights, call)
     est <- env$estimate
     return(list(
       truth = env$truth, estimate = est, case_weights = cw,
@@ -203,13 +202,38 @@ prob_metric_columns <- function(vec, env, ..., call) {
     as.matrix(as.data.frame(data)[cols])
   }
   cw_quo <- rlang::eval_bare(quote(rlang::enquo(case_weights)), env)
-  cw <- eval_column(data, cw_quo, "case_weights", call = call)
-  if (is.object(cw)) cw <- as.double(unclass(cw))
+  cw <- prob_case_weights(
+    eval_column(data, cw_quo, "case_weights", call = call), call
+  )
   groups <- data_groups(data)
   list(
     truth = truth, estimate = estimate, case_weights = cw,
     rows = groups$rows, keys = groups$keys, names = cols
   )
+}
+
+# Case weights of a prob metric: numbers, or hardhat's frequency and
+# importance weights (used as numbers). Any other object (a factor, a Date,
+# an integer64, a data frame) is an error: its numbers are not weights.
+prob_case_weights <- function(cw, call) {
+  if (is.null(cw)) return(NULL)
+  if (inherits(cw, "hardhat_case_weights")) return(as.double(unclass(cw)))
+  if (is.object(cw) || !(is.numeric(cw) || is.logical(cw)) ||
+    !is.null(dim(cw))) {
+    abort_aurc(
+      c(
+        paste(
+          "{.arg case_weights} must be a numeric vector or hardhat case",
+          "weights, not {.obj_type_friendly {cw}}."
+        ),
+        i = if (inherits(cw, "integer64")) {
+          "Convert integer64 weights with {.code as.numeric()} first."
+        }
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  cw
 }
 
 # Column names selected by `quos` (tidyselect when installed; otherwise
@@ -344,6 +368,20 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
   lev <- levels(truth)
   k <- length(lev)
   if (is.data.frame(estimate)) estimate <- as.matrix(estimate)
+  # the sizes before anything is copied (estimate = 1:3e9 would be 24 GB)
+  rows <- if (is.null(dim(estimate))) length(estimate) else nrow(estimate)
+  if (rows != length(truth)) {
+    abort_aurc(
+      c(
+        "The probabilities must have one row per element of {.arg truth}.",
+        x = paste(
+          "They have {format(rows, big.mark = ',', scientific = FALSE)}",
+          "rows; {.arg truth} has {length(truth)}."
+        )
+      ),
+      class = "aurc_error_column", call = call
+    )
+  }
   estimate <- match_prob_columns(estimate, names, lev, event_level, call)
   if (!is.numeric(estimate) || ncol(estimate) != k ||
     nrow(estimate) != length(truth)) {

@@ -183,8 +183,9 @@ prob_form_args <- function(env, ..., types = NULL) {
   cw <- NULL
   if (exists("case_weights", envir = env, inherits = FALSE)) {
     cw_quo <- rlang::eval_bare(quote(rlang::enquo(case_weights)), env)
-    cw <- eval_column(data, cw_quo, "case_weights", call = call)
-    if (is.object(cw)) cw <- as.double(unclass(cw))
+    cw <- prob_case_weights(
+      eval_column(data, cw_quo, "case_weights", call = call), call
+    )
   }
   event_level <- check_choice(env$event_level, c("first", "second"),
     arg = "event_level", call = call

@@ -30,8 +30,8 @@ replicate_table <- function(values, metric, call) {
         class = "aurc_error_value", call = call
       )
     }
-    if (!rlang::is_string(metric)) {
-      abort_aurc("{.arg metric} must be a single string.",
+    if (!rlang::is_string(metric) || !nzchar(metric)) {
+      abort_aurc("{.arg metric} must be a single non-empty string.",
         class = "aurc_error_type", call = call
       )
     }

@@ -88,7 +88,7 @@ score_table <- function(data, score, loss, ..., case_weights = NULL) {
   check_numeric_vector(values$score, "score", call = call)
   check_loss(values$loss, length(values$score), call = call)
   check_case_weights(values$case_weights, length(values$score), call = call)
-  groups <- data_groups(data)
+  groups <- check_some_groups(data_groups(data), call)
   parts <- lapply(seq_along(groups$rows), function(g) {
     rows <- groups$rows[[g]]
     s <- as.double(values$score[rows])

@@ -111,3 +111,87 @@ test_that("empty and degenerate input is a classed error", {
     inject_failures(c(NA_real_, NA_real_), c(0, 0), m = 1)
   })
 })
+
+# Issue 25, item 5: sizes checked before allocation, classed errors where
+# the fuzz campaign found unclassed ones.
+test_that("sizes are checked before anything is allocated", {
+  truth <- factor(c("a", "b", "a"))
+  # 1:3e9 is a compact sequence: a copy would be 24 GB
+  expect_error(aurc_prob_vec(truth, estimate = 1:3e9),
+    class = "aurc_error_column"
+  )
+  expect_snapshot(error = TRUE, aurc_prob_vec(truth, estimate = 1:3e9))
+  set.seed(1)
+  conf <- stats::runif(1e5)
+  ok <- stats::rbinom(1e5, 1, conf)
+  # 1e5 distinct confidences x 1e5 replicates would be 75 GB
+  expect_error(corp_reliability(conf, ok, times = 1e5),
+    class = "aurc_error_size"
+  )
+})
+
+test_that("case weights of the prob forms are numbers or hardhat weights", {
+  truth <- factor(c("a", "b", "a", "b"))
+  p <- c(0.8, 0.3, 0.6, 0.1)
+  bad <- list(
+    factor(c(1, 2, 1, 1)), as.Date("2020-01-01") + 0:3,
+    structure(c(1, 2, 1, 1), class = "integer64"),
+    data.frame(w = c(1, 2, 1, 1))
+  )
+  for (w in bad) {
+    expect_error(aurc_prob_vec(truth, p, case_weights = w),
+      class = "aurc_error_type"
+    )
+  }
+  expect_snapshot(error = TRUE, aurc_prob_vec(truth, p, case_weights = bad[[3]]))
+  skip_if_not_installed("hardhat")
+  hw <- hardhat::frequency_weights(c(1L, 2L, 1L, 1L))
+  expect_identical(aurc_prob_vec(truth, p, case_weights = hw),
+    aurc_prob_vec(truth, p, case_weights = c(1, 2, 1, 1))
+  )
+})
+
+test_that("the unclassed errors of the fuzz campaign are classed", {
+  set.seed(2)
+  s <- stats::runif(20)
+  f <- rep(0:1, 10)
+  df <- data.frame(a = s, b = rev(s), f = f)
+  for (nb in list(NULL, c(5, 10))) {
+    expect_error(selective_ci_vec(s, f, n_bins = nb), class = "aurc_error")
+    expect_error(compare_scores(df, c(a, b), f, n_bins = nb),
+      class = "aurc_error"
+    )
+  }
+  expect_error(
+    selective_ci_vec(s, f, strata = as.raw(rep(0:1, 10))),
+    class = "aurc_error_type"
+  )
+  expect_error(
+    selective_ci_vec(s, f, cluster = as.raw(rep(0:1, 10)),
+      method = "bootstrap", times = 10
+    ),
+    class = "aurc_error"
+  )
+  expect_error(corp_mcb_vec(c(0.5, 0.7), c(1, 0), score = function(x) x),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    rank_replicates(cbind(a = stats::runif(5), b = stats::runif(5)),
+      metric = ""
+    ),
+    class = "aurc_error_type"
+  )
+  skip_if_not_installed("dplyr")
+  empty <- dplyr::group_by(
+    data.frame(g = character(), s = numeric(), l = numeric()), g
+  )
+  # zero groups: a table of zero rows, as aurc() gives ...
+  res <- selective_metrics(empty, s, l)
+  expect_identical(nrow(res), 0L)
+  expect_named(res, c("g", ".metric", ".estimator", ".estimate"))
+  # ... and a classed error where a result must have rows
+  expect_error(score_table(empty, s, l), class = "aurc_error_no_data")
+  expect_error(failure_roc_curve(empty, s, l), class = "aurc_error_no_data")
+  expect_error(failure_pr_curve(empty, s, l), class = "aurc_error_no_data")
+  expect_snapshot(error = TRUE, score_table(empty, s, l))
+})
