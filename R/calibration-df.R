@@ -134,6 +134,7 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
       class = "aurc_error_missing", call = call
     )
   }
+  if (is.double(case_weights)) case_weights <- rescale_weights(case_weights)
   g <- group_columns(
     list(
       confidence = confidence, correct = correct, case_weights = case_weights

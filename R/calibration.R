@@ -420,7 +420,7 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
   case_weights <- if (is.null(case_weights)) {
     double()
   } else {
-    as.double(case_weights)
+    rescale_weights(as.double(case_weights))
   }
   list(confidence = confidence, correct = correct, case_weights = case_weights)
 }

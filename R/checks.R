@@ -171,7 +171,8 @@ check_metric_columns <- function(score, loss, case_weights, na_rm,
 # on (with a classed warning).
 prepare_metric_input <- function(score, loss, case_weights = NULL,
                                  na_rm = FALSE, loss_arg = "loss",
-                                 binary = FALSE, call = rlang::caller_env()) {
+                                 binary = FALSE, call = rlang::caller_env(),
+                                 rescale = TRUE) {
   check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
     call = call
   )
@@ -185,7 +186,9 @@ prepare_metric_input <- function(score, loss, case_weights = NULL,
     loss <- loss[keep]
     if (!is.null(case_weights)) case_weights <- case_weights[keep]
   }
-  case_weights <- as.double(case_weights) # NULL becomes double(0): none
+  # NULL becomes double(0): none
+  case_weights <- as.double(case_weights)
+  if (rescale) case_weights <- rescale_weights(case_weights)
   total <- if (length(case_weights)) sum(case_weights) else length(score)
   if (!(total > 0)) {
     warn_no_data(call = call)
@@ -390,6 +393,31 @@ as_output_matrix <- function(x, arg = rlang::caller_arg(x),
   out <- matrix(unlist(x, use.names = FALSE), nrow(x), ncol(x))
   colnames(out) <- names(x)
   out
+}
+
+# Case weights at any scale (issue 25): every metric is invariant to
+# multiplying all weights by one number, but sums of weights near 1e308
+# overflow and products of weights near 1e-160 underflow. Weights whose
+# largest value lies outside [2^-64, 2^64] are multiplied by a power of 2
+# that brings it to [1, 2): exact in floating point, so the metric is the
+# one of the weights as given. Weights within that range are left as they
+# are (the results stay identical to the last bit). NA and Inf weights are
+# the checks' business and are left alone.
+# Not for the exact optimum of E-AURC and NAURC: its strict oracle order
+# treats weights as counts of copies, so those two are not invariant to
+# scaling the weights (weights_scale_free()).
+rescale_weights <- function(w) {
+  if (!length(w)) return(w)
+  m <- suppressWarnings(max(w[is.finite(w)]))
+  if (!is.finite(m) || !(m > 0) || (m >= 2^-64 && m <= 2^64)) return(w)
+  w * 2^-floor(log2(m))
+}
+
+# Whether every metric of `metrics` is invariant to scaling all weights:
+# all but NAURC and E-AURC with the exact optimum (see rescale_weights()).
+weights_scale_free <- function(metrics, optimum = "exact") {
+  !("naurc" %in% metrics) &&
+    !("eaurc" %in% metrics && !identical(optimum, "asymptotic"))
 }
 
 # A grouped data frame of zero rows has no groups: the functions that

@@ -609,7 +609,10 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
     }
   }
   input <- prepare_metric_input(score, loss, case_weights, na_rm,
-    binary = spec$binary, call = call
+    binary = spec$binary, call = call,
+    # the standard errors depend on the total weight (frequency weights:
+    # the number of cases), so the weights stay as given
+    rescale = FALSE
   )
   if (is.null(input)) return(NULL)
   if (!length(input$case_weights)) input$case_weights <- NULL

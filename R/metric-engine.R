@@ -14,7 +14,8 @@ compute_metrics <- function(score, loss, metrics, na_rm, case_weights, call,
                             optimum = "exact", coverage = 0.5, risk = 0.5) {
   input <- prepare_metric_input(
     score, loss, case_weights, na_rm,
-    loss_arg = loss_arg, binary = binary, call = call
+    loss_arg = loss_arg, binary = binary, call = call,
+    rescale = weights_scale_free(metrics, optimum)
   )
   if (is.null(input)) {
     out <- rep(NA_real_, length(metrics))

@@ -201,6 +201,9 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   )
   if (suspicious) warn_if_suspicious(score, loss, loss_arg, call = call)
 
+  if (is.double(case_weights) && weights_scale_free(metrics, opts$optimum)) {
+    case_weights <- rescale_weights(case_weights)
+  }
   g <- group_columns(
     list(score = score, loss = loss, case_weights = case_weights), rows, na_rm,
     as_double = FALSE, need_gid = FALSE, threads = threads

@@ -195,3 +195,47 @@ test_that("the unclassed errors of the fuzz campaign are classed", {
   expect_error(failure_pr_curve(empty, s, l), class = "aurc_error_no_data")
   expect_snapshot(error = TRUE, score_table(empty, s, l))
 })
+
+test_that("metrics are the same for case weights at any scale", {
+  set.seed(5)
+  n <- 200
+  s <- round(stats::runif(n), 2)
+  f <- stats::rbinom(n, 1, 1 - s)
+  l <- f * stats::rexp(n)
+  w <- stats::runif(n, 0.5, 3)
+  # E-AURC and NAURC with the exact optimum treat weights as counts of
+  # copies (a strict oracle order), so they are not invariant to scaling
+  for (m in setdiff(aurc:::metric_names(), c("eaurc", "naurc"))) {
+    info <- aurc:::metric_info(m)
+    loss <- if (info$input == "failure") f else l
+    base <- selective_metrics_vec(s, loss, metrics = m, case_weights = w,
+      coverage = 0.5, risk = 0.3
+    )$.estimate
+    for (k in c(1e-300, 1e-170, 1e-160, 1e154, 1e300)) {
+      expect_equal(
+        selective_metrics_vec(s, loss, metrics = m, case_weights = k * w,
+          coverage = 0.5, risk = 0.3
+        )$.estimate,
+        base,
+        tolerance = 1e-12, info = paste(m, k)
+      )
+    }
+  }
+  expect_equal(
+    eaurc_vec(s, f, optimum = "asymptotic", case_weights = 1e300 * w),
+    eaurc_vec(s, f, optimum = "asymptotic", case_weights = w)
+  )
+  conf <- 0.5 + s / 2
+  for (k in c(1e-170, 1e154, 1e300)) {
+    expect_equal(ece_vec(conf, 1 - f, case_weights = k * w),
+      ece_vec(conf, 1 - f, case_weights = w),
+      tolerance = 1e-12
+    )
+  }
+  # the issue's cases: rep(1e154, n) gave Inf, 1e-170 gave 0
+  expect_equal(aurc_vec(s, f, case_weights = rep(1e154, n)), aurc_vec(s, f))
+  expect_equal(aurc_vec(s, f, case_weights = rep(1e-170, n)), aurc_vec(s, f))
+  expect_equal(aurc_vec(s, f, case_weights = rep(1e-160, n)), aurc_vec(s, f),
+    tolerance = 1e-14
+  )
+})
