@@ -125,11 +125,7 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
   }
   cols <- db_metric_columns(data, columns, call)
   sql <- db_calibration_bins(cols, settings)
-  bins <- tryCatch(db_collect(cols$con, sql), error = function(e) {
-    abort_aurc("The engine failed to compute the bins.",
-      parent = e, class = "aurc_error_engine", call = call
-    )
-  })
+  bins <- db_collect(cols$con, sql, "the bins", call)
   gv <- cols$groups
   checks <- db_group_checks(bins, gv)
   db_check_values(checks, cols, TRUE, call, range = TRUE)
@@ -242,19 +238,13 @@ db_calibration_bins <- function(cols, settings) {
     .bn = paste0("SUM(", n, ")"),
     .bs = paste0("SUM(", n, " * ", s, ")"),
     .bc = paste0("SUM(", id(".l"), ")"),
-    .m = paste0("SUM(", id(".m"), ")"),
-    .minl = paste0("MIN(", id(".minl"), ")"),
-    .maxl = paste0("MAX(", id(".maxl"), ")"),
-    .bad = paste0("SUM(", id(".bad"), ")"),
     .aurc_s = paste0("MIN(", s, ")"),
     .maxs = paste0("MAX(", s, ")")
   )
-  if (cols$weighted) {
-    exprs <- c(exprs,
-      .minw = paste0("MIN(", id(".minw"), ")"),
-      .nullw = paste0("SUM(", id(".nullw"), ")")
-    )
-  }
+  how <- db_check_columns(cols, binary = TRUE)
+  exprs <- c(exprs, stats::setNames(
+    paste0(how, "(", id(names(how)), ")"), names(how)
+  ))
   db_select_sql(con, id(c(gv, ".bin")), exprs, q, "b9")
 }
 

@@ -44,11 +44,9 @@ metric_db <- function(data, metrics, columns, options = list(),
     check_db_log(cols$con, call)
   }
   sql <- db_metric_query(cols, metrics, options)
-  res <- tryCatch(db_collect(cols$con, sql), error = function(e) {
-    abort_aurc("The engine failed to compute the metrics.",
-      parent = e, class = "aurc_error_engine", call = call
-    )
-  })
+  res <- db_collect(cols$con, sql, "the metrics", call,
+    one_row = length(cols$groups) == 0
+  )
   # one row per group of the table, also one whose rows are all incomplete
   res <- db_sort_groups(res, cols$groups)
   db_check_values(res, cols, binary, call)
@@ -183,10 +181,33 @@ db_log <- function(con, x) {
 db_check_values <- function(res, cols, binary, call, range = FALSE) {
   args <- cols$args
   num <- function(x) suppressWarnings(as.double(x))
+  # text or blob values (SQLite): the in-memory type error
+  for (j in seq_along(args)) {
+    n_txt <- sum(num(res[[paste0(".txt_", c("s", "l", "w")[j])]]),
+      na.rm = TRUE
+    )
+    if (n_txt > 0) {
+      abort_aurc(
+        c(
+          "{.arg {args[j]}} must be a numeric column.",
+          x = "The engine found {n_txt} text or blob value{?s} in it."
+        ),
+        class = "aurc_error_type", call = call
+      )
+    }
+  }
+  # an infinite or NaN weight is the largest (NaN sorts above every number
+  # in PostgreSQL and DuckDB)
+  maxw <- num(res[[".maxw"]])
   if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE) ||
-    any(num(res[[".minw"]]) < 0, na.rm = TRUE)) {
+    any(num(res[[".minw"]]) < 0, na.rm = TRUE) ||
+    any(is.infinite(maxw) | is.nan(maxw))) {
     bad <- if (any(num(res[[".nullw"]]) > 0, na.rm = TRUE)) {
       NA
+    } else if (any(is.nan(maxw))) {
+      NaN
+    } else if (any(is.infinite(maxw))) {
+      Inf
     } else {
       min(num(res[[".minw"]]), na.rm = TRUE)
     }
@@ -255,11 +276,7 @@ db_loss_table <- function(cols, call) {
     where = paste(c(v$s, v$l), "IS NOT NULL"), group = FALSE
   )
   sql <- paste0(sql, "\nGROUP BY ", paste(c(keys, v$lv), collapse = ", "))
-  out <- tryCatch(db_collect(con, sql), error = function(e) {
-    abort_aurc("The engine failed to compute the per-loss table.",
-      parent = e, class = "aurc_error_engine", call = call
-    )
-  })
+  out <- db_collect(con, sql, "the per-loss table", call)
   if (nrow(out) > db_pull_limit) {
     cli::cli_inform(c(
       i = paste(

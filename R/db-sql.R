@@ -23,12 +23,107 @@ check_db_packages <- function(call) {
 
 db_con <- function(tbl) dbplyr::remote_con(tbl)
 
-# Runs a query (SQL text, or a lazy query rendered here) and returns its
-# rows through DBI::dbGetQuery(), one round trip (dplyr::collect() on
-# dbplyr's older backend interface, e.g. RPostgreSQL, costs extra queries).
-db_collect <- function(con, q) {
+# Runs a query (SQL text, or a lazy query rendered here) and returns all
+# its rows: one round trip through DBI::dbSendQuery() and dbFetch()
+# (dplyr::collect() on dbplyr's older backend interface, e.g. RPostgreSQL,
+# costs extra queries). Nothing the engine does wrong passes silently:
+# RPostgreSQL's dbGetQuery() turns a failed query into a warning and NULL
+# (a backend terminated mid-query gave a 0-row result), so the statement
+# is sent here and every failure, an unfinished fetch or a result that is
+# not a table is a classed `aurc_error_database` that keeps the engine's
+# message and says whether the connection was lost. `what` names the
+# result in the message; `one_row`: an aggregate without GROUP BY, which
+# returns exactly one row on every engine.
+db_collect <- function(con, q, what = "the query", call = rlang::caller_env(),
+                       one_row = FALSE) {
   if (!is.character(q)) q <- dbplyr::sql_render(q, con = con)
-  tibble::as_tibble(DBI::dbGetQuery(con, as.character(q)))
+  out <- tryCatch(
+    withCallingHandlers(db_fetch_all(con, as.character(q)),
+      # RSQLite's note on a column of mixed types: the checks of
+      # db_check_values() name the argument instead
+      warning = function(w) {
+        if (grepl("mixed type", conditionMessage(w), fixed = TRUE)) {
+          invokeRestart("muffleWarning")
+        }
+      }
+    ),
+    error = function(e) db_abort(con, what, e, call)
+  )
+  if (!is.data.frame(out)) {
+    db_abort(con, what, simpleError("the driver returned no table"), call)
+  }
+  if (one_row && nrow(out) != 1) {
+    db_abort(con, what, simpleError(sprintf(
+      "an aggregate returned %d rows instead of 1", nrow(out)
+    )), call)
+  }
+  tibble::as_tibble(out)
+}
+
+db_fetch_all <- function(con, sql) {
+  rs <- DBI::dbSendQuery(con, sql)
+  cleared <- FALSE
+  on.exit(if (!cleared) try(DBI::dbClearResult(rs), silent = TRUE))
+  out <- DBI::dbFetch(rs, n = -1)
+  if (!isTRUE(DBI::dbHasCompleted(rs))) {
+    stop("the engine returned only part of the rows", call. = FALSE)
+  }
+  cleared <- TRUE
+  DBI::dbClearResult(rs)
+  out
+}
+
+# The classed error of a failed query: `aurc_error_database_connection`
+# when the connection no longer answers (backend terminated, server
+# stopped), else `aurc_error_database_query`; both `aurc_error_database`
+# (and `aurc_error_engine`, the class of the engine's errors before 0.1.0).
+db_abort <- function(con, what, e, call) {
+  # RPostgres reconnects by itself, so a lost connection is also told by
+  # the engine's message (PostgreSQL's admin shutdown, libpq's lost
+  # connection)
+  lost <- grepl(paste(
+    "terminating connection|server closed the connection|lost connection",
+    "connection to server|no connection to the server|connection.*closed",
+    sep = "|"
+  ), conditionMessage(e), ignore.case = TRUE) || !db_alive(con)
+  abort_aurc(
+    c(
+      if (lost) {
+        "Lost the database connection while computing {what}."
+      } else {
+        "The database engine failed to compute {what}."
+      },
+      i = if (lost) {
+        paste(
+          "The server closed the connection (backend terminated or",
+          "server stopped); reconnect if the driver has not, and call",
+          "again."
+        )
+      }
+    ),
+    parent = e,
+    class = c(
+      if (lost) "aurc_error_database_connection" else
+        "aurc_error_database_query",
+      "aurc_error_database", "aurc_error_engine"
+    ),
+    call = call
+  )
+}
+
+# Whether the connection still answers a trivial query (RPostgreSQL has
+# no dbIsValid() method).
+db_alive <- function(con) {
+  valid <- tryCatch(isTRUE(DBI::dbIsValid(con)), error = function(e) TRUE)
+  valid && tryCatch(
+    {
+      rs <- DBI::dbSendQuery(con, "SELECT 1")
+      DBI::dbFetch(rs)
+      DBI::dbClearResult(rs)
+      TRUE
+    },
+    error = function(e) FALSE
+  )
 }
 
 # The double-precision type name of a backend (dbplyr 2.3.0 casts
@@ -74,10 +169,10 @@ db_cast <- function(con, x) {
 # natural, SQLite's own math functions make LOG() base 10. Check once per
 # connection rather than trust either.
 check_db_log <- function(con, call) {
-  if (!any(grepl("SQLite", class(con)))) return(invisible())
+  if (!db_is_sqlite(con)) return(invisible())
   value <- tryCatch(
-    DBI::dbGetQuery(con, "SELECT LOG(2.0) AS x")$x,
-    error = function(e) NA_real_
+    db_collect(con, "SELECT LOG(2.0) AS x", "LOG(2)", call, one_row = TRUE)$x,
+    aurc_error_database_query = function(e) NA_real_
   )
   if (!isTRUE(abs(value - log(2)) < 1e-12)) {
     abort_aurc(
@@ -137,19 +232,19 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
     }
     exprs[[c(".aurc_s", ".aurc_l", ".aurc_w")[j]]] <- quo
   }
-  out <- tryCatch(
-    dplyr::transmute(dplyr::ungroup(tbl), !!!rlang::syms(groups), !!!exprs),
-    error = function(e) {
-      abort_aurc("Can't translate the columns of {.arg data} to SQL.",
-        parent = e, class = "aurc_error_column", call = call
-      )
-    }
-  )
-  sql <- tryCatch(dbplyr::sql_render(out, con = con), error = function(e) {
+  # a driver that quotes through the connection (RPostgres) fails here
+  # when the connection is gone: that is said as such
+  untranslatable <- function(e) {
+    if (probe && !db_alive(con)) db_abort(con, "the columns", e, call)
     abort_aurc("Can't translate the columns of {.arg data} to SQL.",
       parent = e, class = "aurc_error_column", call = call
     )
-  })
+  }
+  out <- tryCatch(
+    dplyr::transmute(dplyr::ungroup(tbl), !!!rlang::syms(groups), !!!exprs),
+    error = untranslatable
+  )
+  sql <- tryCatch(dbplyr::sql_render(out, con = con), error = untranslatable)
   if (!probe) {
     return(list(
       tbl = out, sql = sql, con = con, groups = groups, args = args,
@@ -167,10 +262,38 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
     if (".aurc_w" %in% names(probe)) {
       check_numeric_vector(probe$.aurc_w, args[3], call = call)
     }
+    sql <- db_null_nan(con, sql, c(groups, names(exprs)), probe)
   }
   list(
     tbl = out, sql = sql, con = con, groups = groups, args = args,
     weighted = !is.null(exprs$.aurc_w), logical_loss = logical_loss
+  )
+}
+
+# NaN is a number in PostgreSQL, DuckDB and Spark SQL (it sorts above
+# every other value and equals itself), NA in memory. A score or loss NaN
+# becomes NULL, so it follows the NA rules (NA, or dropped by na_rm); a
+# weight NaN stays, for the check of db_check_values(). `columns`: the
+# output columns of `sql`; `probe`: their R types.
+db_null_nan <- function(con, sql, columns, probe) {
+  cls <- paste(class(con), collapse = " ")
+  is_nan <- if (grepl("Postgre|Pq|Redshift", cls)) {
+    function(x) paste0(x, " = CAST('NaN' AS DOUBLE PRECISION)")
+  } else if (grepl("duckdb|Spark|Hive", cls, ignore.case = TRUE)) {
+    function(x) paste0("isnan(CAST(", x, " AS DOUBLE))")
+  }
+  targets <- intersect(c(".aurc_s", ".aurc_l"), names(probe))
+  targets <- targets[vapply(probe[targets], is.double, logical(1))]
+  if (is.null(is_nan) || length(targets) == 0) return(sql)
+  ids <- db_ident(con, columns)
+  hit <- columns %in% targets
+  ids[hit] <- paste0(
+    "CASE WHEN ", is_nan(ids[hit]), " THEN NULL ELSE ", ids[hit], " END AS ",
+    ids[hit]
+  )
+  paste0(
+    "SELECT ", paste(ids, collapse = ", "), "\nFROM (\n", sql, "\n) ",
+    db_ident(con, "q00")
   )
 }
 
@@ -182,11 +305,14 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
 # result), or NULL when no row is complete.
 db_probe_columns <- function(out, sql, con, call) {
   run <- function(q) {
-    tryCatch(db_collect(con, q), error = function(e) {
-      abort_aurc("The engine can't evaluate the columns of {.arg data}.",
-        parent = e, class = "aurc_error_column", call = call
-      )
-    })
+    tryCatch(db_collect(con, q, "the columns", call),
+      aurc_error_database_query = function(e) {
+        abort_aurc("The engine can't evaluate the columns of {.arg data}.",
+          parent = e, class = c("aurc_error_column", "aurc_error_database"),
+          call = call
+        )
+      }
+    )
   }
   probe <- run(paste0(
     "SELECT * FROM (\n", sql, "\n) ", db_ident(con, "q01"), " WHERE 1 = 0"
@@ -280,27 +406,47 @@ db_score_sql <- function(cols, binary = FALSE) {
   }
   if (!is.null(v$w)) {
     exprs[[".minw"]] <- paste0("MIN(", v$w, ")")
+    exprs[[".maxw"]] <- paste0("MAX(", v$w, ")")
     exprs[[".nullw"]] <- paste0("COUNT(*) - COUNT(", v$w, ")")
+  }
+  if (db_is_sqlite(con)) {
+    # SQLite stores any value in any column: a text or blob where a number
+    # belongs is the in-memory type error (it would rank above every number)
+    raw <- c(.txt_s = v$s, .txt_l = v$l)
+    if (!is.null(v$w)) raw[[".txt_w"]] <- id(".aurc_w")
+    exprs <- c(exprs, vapply(raw, function(x) {
+      paste0(
+        "SUM(CASE WHEN typeof(", x, ") IN ('text', 'blob') THEN 1 ELSE 0 END)"
+      )
+    }, character(1)))
   }
   db_select_sql(con, c(id(cols$groups), v$s), exprs,
     cols$sql, "q01"
   )
 }
 
-# The check columns of db_score_sql() summed over the score rows of a
-# group (`.miss` the incomplete rows), as SQL aggregates.
-db_check_aggregates <- function(cols, binary = FALSE) {
-  id <- function(x) db_ident(cols$con, x)
-  out <- c(
-    .miss = paste0("SUM(", id(".m"), ")"),
-    .minl = paste0("MIN(", id(".minl"), ")"),
-    .maxl = paste0("MAX(", id(".maxl"), ")")
-  )
-  if (binary) out[[".bad"]] <- paste0("SUM(", id(".bad"), ")")
-  if (cols$weighted) {
-    out[[".minw"]] <- paste0("MIN(", id(".minw"), ")")
-    out[[".nullw"]] <- paste0("SUM(", id(".nullw"), ")")
+db_is_sqlite <- function(con) any(grepl("SQLite", class(con)))
+
+# The check columns of db_score_sql() and how each combines over the score
+# rows of a group (`.m`, the incomplete rows, is `.miss` once combined).
+db_check_columns <- function(cols, binary = FALSE) {
+  out <- c(.m = "SUM", .minl = "MIN", .maxl = "MAX")
+  if (binary) out[[".bad"]] <- "SUM"
+  if (cols$weighted) out <- c(out, .minw = "MIN", .maxw = "MAX", .nullw = "SUM")
+  if (db_is_sqlite(cols$con)) {
+    out <- c(out, .txt_s = "SUM", .txt_l = "SUM")
+    if (cols$weighted) out[[".txt_w"]] <- "SUM"
   }
+  out
+}
+
+# The check columns combined over the score rows of a group, as SQL
+# aggregates.
+db_check_aggregates <- function(cols, binary = FALSE) {
+  how <- db_check_columns(cols, binary)
+  out <- paste0(how, "(", db_ident(cols$con, names(how)), ")")
+  names(out) <- names(how)
+  names(out)[names(out) == ".m"] <- ".miss"
   out
 }
 

@@ -134,13 +134,8 @@ drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 score_table_db <- function(data, columns, call, binary = FALSE,
                            range = FALSE) {
   cols <- db_metric_columns(data, columns, call)
-  res <- tryCatch(
-    db_collect(cols$con, db_score_sql(cols, binary)),
-    error = function(e) {
-      abort_aurc("The engine failed to compute the score table.",
-        parent = e, class = "aurc_error_engine", call = call
-      )
-    }
+  res <- db_collect(cols$con, db_score_sql(cols, binary), "the score table",
+    call
   )
   gv <- cols$groups
   checks <- db_group_checks(res, gv)
@@ -170,7 +165,8 @@ db_group_checks <- function(res, gv) {
   if (!".maxs" %in% names(res)) res$.maxs <- res$.mins
   rules <- list(
     .m = sum, .minl = min, .maxl = max, .bad = sum, .minw = min,
-    .nullw = sum, .mins = min, .maxs = max
+    .maxw = max_keep_nan, .nullw = sum, .txt_s = sum, .txt_l = sum, .txt_w = sum,
+    .mins = min, .maxs = max
   )
   rules <- rules[names(rules) %in% names(res)]
   reduce <- function(rows) {
@@ -197,6 +193,11 @@ db_group_checks <- function(res, gv) {
   }
   names(out)[names(out) == ".m"] <- ".miss"
   out
+}
+
+# max() that keeps a NaN (a NaN weight must reach the check) and drops NA.
+max_keep_nan <- function(x, na.rm = TRUE) { # nolint: object_name_linter.
+  if (any(is.nan(x))) NaN else max(x, na.rm = na.rm)
 }
 
 new_score_table <- function(scores, losses, missing, group_vars) {

@@ -63,15 +63,12 @@ run_pg <- function(bin, args, as_postgres, log, timeout = 60) {
   if (is.null(status)) 0L else status
 }
 
-pg_start <- function() { # nolint: cyclocomp_linter.
+pg_start <- function() {
   if (!is.null(pg_state$reason)) return(NULL)
   if (!is.null(pg_state$params)) return(pg_state$params)
-  fail_with <- function(reason) {
-    pg_state$reason <- reason
-    NULL
-  }
   if (!requireNamespace("RPostgreSQL", quietly = TRUE)) {
-    return(fail_with("RPostgreSQL is not installed"))
+    pg_state$reason <- "RPostgreSQL is not installed"
+    return(NULL)
   }
   if (nzchar(Sys.getenv("AURC_PG_HOST"))) {
     pg_state$params <- list(
@@ -83,17 +80,38 @@ pg_start <- function() { # nolint: cyclocomp_linter.
     )
     return(pg_state$params)
   }
+  server <- pg_server_start()
+  if (is.character(server)) {
+    pg_state$reason <- server
+    return(NULL)
+  }
+  pg_state$stop <- server$stop
+  # at the end of the test run, also when tests fail; and, should the run
+  # be cut short, when R exits
+  tryCatch(
+    withr::defer(pg_stop(), envir = testthat::teardown_env()),
+    error = function(e) NULL
+  )
+  reg.finalizer(pg_state, function(e) pg_stop(), onexit = TRUE)
+  pg_state$params <- server$params
+  pg_state$params
+}
+
+# Starts a private PostgreSQL server (initdb, pg_ctl) in a fresh directory
+# on a random port, socket only. Returns list(params, stop, pg_ctl, data,
+# root), or a string saying why it could not.
+pg_server_start <- function() { # nolint: cyclocomp_linter.
   initdb <- find_pg_bin("initdb")
   pg_ctl <- find_pg_bin("pg_ctl")
   if (!nzchar(initdb) || !nzchar(pg_ctl)) {
-    return(fail_with(paste(
+    return(paste(
       "no PostgreSQL server: initdb/pg_ctl not found (install Debian's",
       "postgresql) and AURC_PG_HOST not set"
-    )))
+    ))
   }
   root <- identical(unname(Sys.info()[["effective_user"]]), "root")
   if (root && system2("id", "postgres", stdout = FALSE, stderr = FALSE) != 0) {
-    return(fail_with("running as root and there is no `postgres` user"))
+    return("running as root and there is no `postgres` user")
   }
   # outside tempdir(): the postgres user must be able to enter it
   dir <- tempfile("aurc-pg-", tmpdir = if (root) "/tmp" else tempdir())
@@ -109,7 +127,7 @@ pg_start <- function() { # nolint: cyclocomp_linter.
       "initdb failed:", paste(utils::tail(readLines(log), 3), collapse = " ")
     )
     unlink(dir, recursive = TRUE)
-    return(fail_with(reason))
+    return(reason)
   }
   for (attempt in 1:3) {
     port <- sample(20000:45000, 1)
@@ -128,27 +146,21 @@ pg_start <- function() { # nolint: cyclocomp_linter.
       )
     )
     unlink(dir, recursive = TRUE)
-    return(fail_with(reason))
+    return(reason)
   }
-  stop_server <- function() {
-    run_pg(pg_ctl, c("-D", data, "-m", "immediate", "-w", "-t", "30", "stop"),
-      root, log
-    )
-    unlink(dir, recursive = TRUE)
-  }
-  pg_state$stop <- stop_server
-  # at the end of the test run, also when tests fail; and, should the run
-  # be cut short, when R exits
-  tryCatch(
-    withr::defer(pg_stop(), envir = testthat::teardown_env()),
-    error = function(e) NULL
+  list(
+    params = list(
+      host = dir, port = port, user = "postgres", password = "",
+      dbname = "postgres"
+    ),
+    stop = function() {
+      if (!dir.exists(dir)) return(invisible())
+      run_pg(pg_ctl, c("-D", data, "-m", "immediate", "-w", "-t", "30",
+        "stop"), root, log)
+      unlink(dir, recursive = TRUE)
+    },
+    pg_ctl = pg_ctl, data = data, root = root
   )
-  reg.finalizer(pg_state, function(e) pg_stop(), onexit = TRUE)
-  pg_state$params <- list(
-    host = dir, port = port, user = "postgres", password = "",
-    dbname = "postgres"
-  )
-  pg_state$params
 }
 
 pg_stop <- function() {
@@ -165,15 +177,78 @@ pg_con <- function(env = parent.frame()) {
   }
   params <- pg_start()
   if (is.null(params)) db_unavailable(pg_state$reason)
-  con <- withr::with_envvar(c(PGCONNECT_TIMEOUT = "10"), tryCatch(
-    do.call(DBI::dbConnect, c(list(RPostgreSQL::PostgreSQL()), params)),
-    error = function(e) e
-  ))
+  con <- pg_connect(params)
   if (inherits(con, "error")) {
     db_unavailable(paste("can't connect to PostgreSQL:", conditionMessage(con)))
   }
   withr::defer(DBI::dbDisconnect(con), envir = env)
   con
+}
+
+pg_connect <- function(params, driver = "RPostgreSQL") {
+  drv <- if (driver == "RPostgreSQL") {
+    RPostgreSQL::PostgreSQL()
+  } else {
+    getExportedValue(driver, "Postgres")()
+  }
+  # TZ: RPostgres asks Sys.timezone(), which runs timedatectl without it
+  tz <- Sys.getenv("TZ", "UTC")
+  withr::with_envvar(c(PGCONNECT_TIMEOUT = "10", TZ = tz), tryCatch(
+    do.call(DBI::dbConnect, c(list(drv), params)),
+    error = function(e) e
+  ))
+}
+
+# Faults on purpose (test-db-faults.R). A lazy table whose query first
+# sleeps `sleep` seconds in the engine, then reads `table`: the window in
+# which a test terminates the backend or stops the server.
+pg_slow_table <- function(con, table, sleep = 20) {
+  suppressWarnings(dplyr::tbl(con, dbplyr::sql(paste0(
+    "SELECT s.* FROM (SELECT pg_sleep(", sleep, ")) p CROSS JOIN ", table,
+    " s"
+  ))))
+}
+
+# Runs `action` (a shell command) in the background once the backend `pid`
+# has been running one query for 0.3 s, polled through psql on a second
+# connection every 0.1 s for at most 30 s.
+pg_when_busy <- function(params, pid, action) {
+  psql <- find_pg_bin("psql")
+  poll <- sprintf(paste(
+    "SELECT 1 FROM pg_stat_activity WHERE pid = %d AND state = 'active'",
+    "AND now() - query_start > interval '0.3 seconds'"
+  ), pid)
+  script <- sprintf(paste0(
+    "for i in $(seq 1 300); do ",
+    "r=$(%s -h %s -p %d -U %s -d %s -Atc \"%s\"); ",
+    "if [ \"$r\" = 1 ]; then %s; exit 0; fi; sleep 0.1; done"
+  ), shQuote(psql), shQuote(params$host), params$port, shQuote(params$user),
+  shQuote(params$dbname), poll, action)
+  env <- c(LD_PRELOAD = NA, PGPASSWORD = params$password %||% "")
+  withr::with_envvar(env, system2("sh", c("-c",
+    shQuote(script)), wait = FALSE, stdout = FALSE, stderr = FALSE))
+}
+
+pg_terminate_when_busy <- function(params, pid) {
+  psql <- find_pg_bin("psql")
+  pg_when_busy(params, pid, sprintf(
+    "%s -h %s -p %d -U %s -d %s -Atc \"%s\" >/dev/null",
+    shQuote(psql), shQuote(params$host), params$port, shQuote(params$user),
+    shQuote(params$dbname),
+    sprintf("SELECT pg_terminate_backend(%d)", pid)
+  ))
+}
+
+pg_stop_when_busy <- function(server, pid) {
+  cmd <- paste(shQuote(server$pg_ctl), "-D", shQuote(server$data),
+    "-m fast -w -t 30 stop >/dev/null"
+  )
+  if (server$root) cmd <- paste("runuser -u postgres --", cmd)
+  pg_when_busy(server$params, pid, cmd)
+}
+
+pg_backend_pid <- function(con) {
+  DBI::dbGetQuery(con, "SELECT pg_backend_pid() AS pid")$pid
 }
 
 # Random data with ties, NA, case weights (integer, some 0) and groups.
