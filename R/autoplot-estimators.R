@@ -147,7 +147,8 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
 plot_weight_bias <- function(n = c(10, 50, 100, 1000),
                              estimators = c("alpha", "alpha_prime", "sele"),
                              beta = seq(0, 0.99, by = 0.005)) {
-  n <- check_nonempty(check_whole_numbers(n), "n")
+  # (a size given twice is one panel)
+  n <- unique(check_nonempty(check_whole_numbers(n), "n"))
   check_estimator_set(estimators, stats_estimators)
   beta <- check_nonempty(check_percentile(beta), "beta")
   grid <- expand.grid(

@@ -71,6 +71,7 @@ ci_jackknife_max_work <- 2.5e8
 #' @param influence `NULL`, or a list with one element per score, each a
 #'   named list (by metric) of per-row influence values, used for the BCa
 #'   acceleration. Metrics without influence values get the jackknife.
+#' @param call The user's call, for error messages.
 #' @return A list: `estimate`, `lower`, `upper`, `std_error` (score x metric
 #'   matrices), `replicates` (times x score x metric array), `diff` (a
 #'   tibble, one row per unordered pair of scores and metric: `score_a`,
@@ -81,8 +82,7 @@ ci_jackknife_max_work <- 2.5e8
 #' @noRd
 ci_bootstrap <- function(scores, loss, case_weights, metrics, options, times,
                          strata, cluster, indices, threads, type, conf_level,
-                         influence) {
-  call <- rlang::caller_env()
+                         influence, call = rlang::caller_env()) {
   input <- ci_bootstrap_input(
     scores, loss, case_weights, metrics, options, times, strata, cluster,
     indices, threads, type, conf_level, influence, call
@@ -179,6 +179,7 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
     ci_check_nested(strata_codes$codes, cluster_codes$codes, call)
   }
   size <- if (is.null(case_weights)) n else max(1, round(sum(case_weights)))
+  ci_check_rows(size, call)
   draws <- ci_check_draws(times, indices, strata, cluster, n, size, call)
   ci_check_sizes(draws$times, length(scores), length(metrics), n, threads,
     call)
@@ -276,6 +277,30 @@ ci_check_draws <- function(times, indices, strata, cluster, n, size, call) {
   }
   indices <- ci_check_indices(indices, n, size, call)
   list(times = nrow(indices), indices = indices)
+}
+
+# Case weights are frequency weights: a replicate resamples the rows they
+# stand for, and its counts are doubles. Beyond 2^80 rows a replicate's
+# relative fluctuation (1 / sqrt(rows) < 1e-12) drowns in the rounding of
+# its counts, so the bootstrap would report a spread of 0: an error that
+# says so. (The draws cost the same for any number of rows: ci_bootstrap.h.)
+ci_check_rows <- function(size, call) {
+  if (size <= 2^80) return(invisible())
+  abort_aurc(
+    c(
+      "{.arg case_weights} stand for too many rows for a bootstrap.",
+      x = paste(
+        "They sum to {format(size, digits = 3)}; a bootstrap of more than",
+        "2^80 rows resolves no spread in double precision."
+      ),
+      i = paste(
+        "Case weights are frequency weights (a weight of 1e6 is 1e6",
+        "identical rows); use {.code method = \"analytic\"}, or weights",
+        "that count rows."
+      )
+    ),
+    class = "aurc_error_value", call = call
+  )
 }
 
 # Every size is checked before anything is allocated.

@@ -231,8 +231,17 @@ metric_influence <- function(score, loss, case_weights, metric,
 # Standard error from influence values with optional strata and clusters
 # (see the help page above). `stratum_default`: strata used when the user
 # gave none (the two classes for DeLong's variance).
+#
+# `scale`: the case weights were divided by this (a power of 2, for range;
+# see rescale_weights()). A case's weight counts cases, so the true sums of
+# weights are `scale` times those given: without clusters the variance
+# sum_h ss_h n_h / (n_h - 1) / total^2 becomes that of the given weights
+# divided by `scale`, with n_h / (n_h - 1) and the check n_h > 1 on the
+# true counts; with clusters (each cluster one unit) nothing changes.
+# (The weighted mean of influence values is 0 up to rounding, so this
+# agrees with the C++ influence_se(), which does not subtract it.)
 influence_std_error <- function(influence, case_weights = NULL,
-                                strata = NULL, cluster = NULL) {
+                                strata = NULL, cluster = NULL, scale = 1) {
   w <- if (is.null(case_weights) || length(case_weights) == 0) {
     rep(1, length(influence))
   } else {
@@ -265,6 +274,11 @@ influence_std_error <- function(influence, case_weights = NULL,
   n_h <- as.vector(rowsum(fr, h))
   mean_h <- as.vector(rowsum(fr * x, h)) / n_h
   ss_h <- as.vector(rowsum(fr * (x - mean_h[as.integer(h)])^2, h))
-  if (any(n_h <= 1)) return(NA_real_)
-  sqrt(sum(ss_h * n_h / (n_h - 1))) / total
+  if (!is.null(cluster) || scale == 1) {
+    if (any(n_h <= 1)) return(NA_real_)
+    return(sqrt(sum(ss_h * n_h / (n_h - 1))) / total)
+  }
+  true_n <- n_h * scale
+  if (any(true_n <= 1)) return(NA_real_)
+  sqrt(sum(ss_h / (1 - 1 / true_n))) / total / sqrt(scale)
 }

@@ -467,20 +467,32 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
   if (spec$ci_method == "bootstrap") {
     return(ci_bootstrap_rows(spec, input, indices, call))
   }
+  # weights at any scale: computed on weights brought into [2^-64, 2^64]
+  # by a power of 2 (exact), the standard errors then scaled back (they
+  # depend on the total weight, the number of cases weights stand for)
+  scale <- 1
+  if (!is.null(input$case_weights) &&
+    weights_scale_free(spec$metrics, spec$optimum %||% "exact") &&
+    !"debiased_l2_ce" %in% spec$metrics) {
+    w0 <- input$case_weights
+    input$case_weights <- rescale_weights(w0)
+    scale <- w0[which.max(w0)] / input$case_weights[which.max(w0)]
+  }
   res <- metric_influence_many(
     input$score, input$loss, input$case_weights, spec$metrics,
     ci_options(spec)
   )
   est <- unname(res$estimate)
   se <- unname(res$std_error)
-  if (!is.null(input$strata) || !is.null(input$cluster)) {
+  if (!is.null(input$strata) || !is.null(input$cluster) || scale != 1) {
     se <- vapply(seq_along(spec$metrics), function(j) {
       strata <- input$strata
       if (is.null(strata) && spec$metrics[j] == "failure_auroc") {
         strata <- input$loss
       }
       influence_std_error(res$influence[, j], input$case_weights, strata,
-        input$cluster
+        input$cluster,
+        scale = scale
       )
     }, numeric(1))
   }
@@ -490,6 +502,7 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
   upper <- est + z * se
   j <- which(spec$metrics == "coverage_at_risk" & !is.na(est))
   if (length(j)) {
+    input$weight_scale <- scale
     bounds <- coverage_at_risk_interval(input, spec$risk, est[j], z)
     lower[j] <- bounds[["lower"]]
     upper[j] <- bounds[["upper"]]
@@ -523,7 +536,9 @@ coverage_at_risk_interval <- function(input, risk, estimate, z) {
     as.double(risk), sort_threads()
   )
   se <- function(x) {
-    influence_std_error(x, input$case_weights, input$strata, input$cluster)
+    influence_std_error(x, input$case_weights, input$strata, input$cluster,
+      scale = input$weight_scale %||% 1
+    )
   }
   delta <- z * se(res$influence)
   lower <- max(0, res$coverage[res$excess <= -delta])
@@ -659,7 +674,7 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
     metrics = spec$metrics, options = ci_options(spec), times = spec$times,
     strata = input$strata, cluster = input$cluster, indices = indices,
     threads = spec$threads, type = spec$type, conf_level = spec$conf_level,
-    influence = influence
+    influence = influence, call = call
   )
   if (length(scores) > 1) return(res)
   est <- ci_undefined(spec$metrics, as.numeric(res$estimate[1, ]), call)

@@ -192,6 +192,8 @@ Rcpp::List ci_bootstrap_impl(
   make_plan(n, ptr_or_null(d.weight), ptr_or_null(d.stratum),
             static_cast<std::size_t>(n_strata), ptr_or_null(d.cluster),
             static_cast<std::size_t>(n_clusters), plan);
+  // weights at any scale: counts brought into [2^-64, 2^64] by a power of 2
+  if (counts_scale_free(specs)) set_count_scales(plan);
 
   Rcpp::NumericVector estimate = array3(1, C, M);
   replicate_metrics(cols, n, 1, specs, 1, JackknifeFill{plan, true},

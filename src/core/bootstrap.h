@@ -553,7 +553,14 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   for (const MetricSpec& m : metrics)
     stream_aurc = stream_aurc || m.kind == MetricKind::aurc;
   const std::size_t n_blocks = (B + kBlock - 1) / kBlock;
-  const std::size_t chunk = 4 * static_cast<std::size_t>(threads);
+  // blocks between two interrupt checks: 4 per thread, fewer for large
+  // data (about 2^23 case-replicates, a fraction of a second, per check;
+  // at least one block per thread)
+  const std::size_t per_check =
+      (std::size_t(1) << 23) / (rows * kBlock > 0 ? rows * kBlock : 1);
+  const std::size_t chunk =
+      std::max(static_cast<std::size_t>(threads),
+               std::min(4 * static_cast<std::size_t>(threads), per_check));
   // one workspace per thread, kept over all chunks (allocated and touched
   // once: fresh pages for every chunk cost more than the draws)
   struct Workspace {

@@ -18,6 +18,10 @@
 //                     round(sum of w in the stratum) rows, case i with
 //                     probability w_i / sum(w) (alias method): exactly the
 //                     bootstrap of the repeated rows, in distribution.
+//                     When the rows outnumber the cases kRowsPerCase times,
+//                     the same multinomial counts come from one binomial
+//                     draw per case (rng.h), so the cost does not grow with
+//                     the weights.
 //                     With clusters, clusters are drawn uniformly and a
 //                     drawn cluster adds w_i to each of its cases (the
 //                     repeated rows stay in their cluster).
@@ -41,19 +45,61 @@
 
 namespace aurc {
 
+// Weighted strata with at least this many rows per case draw their counts
+// by sequential binomials (O(cases), whatever the weights' size) instead of
+// one alias draw per row (O(rows)); below it the alias draws are cheaper.
+constexpr double kRowsPerCase = 32.0;
+
 struct ResamplePlan {
   std::size_t n = 0;  // case positions
   // units of each stratum: unit_ids[stratum_begin[s] .. stratum_begin[s+1])
   std::vector<std::size_t> stratum_begin, unit_ids;
   std::vector<std::size_t> draws;  // draws per stratum
-  bool weighted = false;           // alias draws (cases, no clusters)
+  bool weighted = false;           // weighted cases, no clusters
   std::vector<AliasTable> alias;   // per stratum, when weighted
+  // weighted strata whose rows outnumber their cases kRowsPerCase times or
+  // more: multinomial counts by sequential binomials (rows = the number of
+  // rows, total = the sum of the weights)
+  std::vector<char> binomial;
+  std::vector<double> rows, total;
   // clusters: the cases of unit u are cases[case_begin[u] .. case_begin[u+1])
   bool clustered = false;
   std::vector<std::size_t> case_begin, cases;
   std::vector<double> mult;  // per case: its weight (1 without weights)
   std::size_t n_units = 0;
+  // powers of 2 the counts of drawn replicates (draw_scale) and of the
+  // full data and jackknife (jack_scale) are multiplied by, so counts
+  // stand within [2^-64, 2^64] whatever the weights' scale; 1 unless
+  // set_count_scales() is called (only for metrics invariant to scaling
+  // the counts)
+  double draw_scale = 1.0, jack_scale = 1.0;
 };
+
+// The power of 2 that brings m into [1, 2) when m lies outside
+// [2^-64, 2^64]; else 1 (counts in range stay exactly as they are).
+inline double pow2_scale(double m) {
+  const double lo = 5.421010862427522e-20, hi = 18446744073709551616.0;
+  if (!(m > 0.0) || !std::isfinite(m) || (m >= lo && m <= hi)) return 1.0;
+  return std::ldexp(1.0, -std::ilogb(m));
+}
+
+// Sets the count scales of a plan from its weights: the largest count of
+// a drawn replicate is at most the rows of a stratum (weighted cases) or
+// the total weight (clusters); of the full data, the largest weight.
+inline void set_count_scales(ResamplePlan& p) {
+  double most_w = 0.0, total = 0.0;
+  for (double w : p.mult) {
+    most_w = w > most_w ? w : most_w;
+    total += w;
+  }
+  double most_draw = 0.0;
+  if (p.weighted)
+    for (double r : p.rows) most_draw = r > most_draw ? r : most_draw;
+  else if (p.clustered)
+    most_draw = total;
+  p.draw_scale = pow2_scale(most_draw);
+  p.jack_scale = pow2_scale(most_w);
+}
 
 // weight: null or n non-negative weights; stratum: null or n codes in
 //   0 .. n_strata - 1; cluster: null or n codes in 0 .. n_clusters - 1
@@ -110,32 +156,34 @@ inline void make_plan(std::size_t n, const double* weight, const int* stratum,
       if (unit_w[u] > 0.0) p.unit_ids[next[unit_stratum[u]]++] = u;
   }
   p.draws.assign(n_strata, 0);
-  if (p.weighted) p.alias.resize(n_strata);
+  if (p.weighted) {
+    p.alias.resize(n_strata);
+    p.binomial.assign(n_strata, 0);
+    p.rows.assign(n_strata, 0.0);
+    p.total.assign(n_strata, 0.0);
+  }
   for (std::size_t s = 0; s < n_strata; ++s) {
     const std::size_t b = p.stratum_begin[s], e = p.stratum_begin[s + 1];
     if (e == b) continue;
     if (p.weighted) {
-      std::vector<double> w(e - b);
       double total = 0.0;
-      for (std::size_t k = b; k < e; ++k) {
-        w[k - b] = unit_w[p.unit_ids[k]];
-        total += w[k - b];
-      }
-      build_alias(w.data(), e - b, p.alias[s]);
+      for (std::size_t k = b; k < e; ++k) total += unit_w[p.unit_ids[k]];
       const double d = std::floor(total + 0.5);
-      p.draws[s] = d < 1.0 ? 1 : static_cast<std::size_t>(d);
+      p.rows[s] = d < 1.0 ? 1.0 : d;
+      p.total[s] = total;
+      // (a double: the rows may be beyond any integer type)
+      if (p.rows[s] >= kRowsPerCase * static_cast<double>(e - b)) {
+        p.binomial[s] = 1;
+        continue;
+      }
+      std::vector<double> w(e - b);
+      for (std::size_t k = b; k < e; ++k) w[k - b] = unit_w[p.unit_ids[k]];
+      build_alias(w.data(), e - b, p.alias[s]);
+      p.draws[s] = static_cast<std::size_t>(p.rows[s]);
     } else {
       p.draws[s] = e - b;
     }
   }
-}
-
-// Total number of draws of one replicate (the replicate size in rows
-// without clusters).
-inline std::size_t plan_draws(const ResamplePlan& p) {
-  std::size_t d = 0;
-  for (std::size_t x : p.draws) d += x;
-  return d;
 }
 
 // The draws of replicate b: calls add(case, amount) for each drawn unit
@@ -148,6 +196,22 @@ void draw_replicate(const ResamplePlan& p, std::uint64_t seed, std::uint64_t b,
     const std::size_t begin = p.stratum_begin[s];
     const std::uint64_t size = p.stratum_begin[s + 1] - begin;
     if (size == 0) continue;
+    if (p.weighted && p.binomial[s]) {
+      // multinomial(rows, w / total) counts: case k gets Binomial(rows
+      // left, w_k / weight left); the last case takes the rows left
+      double left = p.rows[s], mass = p.total[s];
+      for (std::size_t k = 0; k < size && left > 0.0; ++k) {
+        const std::size_t u = p.unit_ids[begin + k];
+        const double w = p.mult[u];
+        const double x = k + 1 == size || !(mass > w)
+                             ? left
+                             : binomial_draw(left, w / mass, g);
+        if (x > 0.0) add(u, x);
+        left -= x;
+        mass -= w;
+      }
+      continue;
+    }
     for (std::size_t d = 0; d < p.draws[s]; ++d) {
       const std::size_t k =
           p.weighted ? alias_draw(p.alias[s], g)
@@ -271,9 +335,10 @@ struct PlanFill {
       return;
     }
     std::fill(counts, counts + plan.n * kBlock, 0.0);
+    const double scale = plan.draw_scale;
     for (std::size_t r = 0; r < nb; ++r)
       draw_replicate(plan, seed, b0 + r, [&](std::size_t i, double a) {
-        counts[i * kBlock + r] += a;
+        counts[i * kBlock + r] += a * scale;
       });
   }
 };
@@ -302,9 +367,10 @@ struct JackknifeFill {
   const ResamplePlan& plan;
   bool full;  // true: no deletion
   void operator()(std::size_t b0, std::size_t nb, double* counts) const {
+    const double scale = plan.jack_scale;
     for (std::size_t r = 0; r < nb; ++r) {
       for (std::size_t i = 0; i < plan.n; ++i)
-        counts[i * kBlock + r] = plan.mult[i];
+        counts[i * kBlock + r] = plan.mult[i] * scale;
       if (full) continue;
       const std::size_t u = b0 + r;
       if (plan.clustered) {
@@ -313,7 +379,7 @@ struct JackknifeFill {
           counts[plan.cases[j] * kBlock + r] = 0.0;
       } else {
         const double w = plan.mult[u];
-        counts[u * kBlock + r] = w - (w < 1.0 ? w : 1.0);
+        counts[u * kBlock + r] = (w - (w < 1.0 ? w : 1.0)) * scale;
       }
     }
   }

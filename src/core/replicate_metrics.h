@@ -124,6 +124,19 @@ struct MetricSpec {
   }
 };
 
+// Whether every metric's value is unchanged when all counts are multiplied
+// by one positive number: all but those that read counts as numbers of
+// copies (the exact optimum of E-AURC and NAURC) or of samples (the
+// debiased calibration error's n - 1).
+inline bool counts_scale_free(const std::vector<MetricSpec>& metrics) {
+  for (const MetricSpec& m : metrics) {
+    if (m.kind == MetricKind::naurc || m.kind == MetricKind::debiased_l2_ce ||
+        (m.kind == MetricKind::eaurc && !m.asymptotic))
+      return false;
+  }
+  return true;
+}
+
 inline MetricSpec metric_spec(MetricKind kind,
                               Estimator est = Estimator::alpha) {
   MetricSpec s;

@@ -1295,6 +1295,119 @@ void test_ci_rng() {
   CHECK(a1 == c.next());
 }
 
+// binomial_draw(): mean and variance over the inversion and BTRS ranges,
+// up to n = 2^50 (where the rows of huge weights land), the exact
+// probabilities of a small case, and the edges; log_factorial_ratio()
+// against lgamma() where both are accurate.
+void test_binomial_draw() {
+  aurc::Xoshiro256pp g(7);
+  struct Case { double n, p; };
+  const Case cases[] = {{20, 0.3},  {1000, 0.004}, {1000, 0.5},
+                        {1e6, 0.7}, {3e9, 1e-9},   {3e9, 0.2},
+                        {1125899906842624.0, 0.37},   // 2^50
+                        {1e18, 0.3}, {2.4e21, 0.45}};  // beyond 2^53
+  const int draws = 40000;
+  for (const Case& c : cases) {
+    double m = 0.0, m2 = 0.0;
+    bool whole = true, inside = true;
+    for (int i = 0; i < draws; ++i) {
+      const double x = aurc::binomial_draw(c.n, c.p, g);
+      whole = whole && x == std::floor(x);
+      inside = inside && x >= 0.0 && x <= c.n;
+      const double z = x - c.n * c.p;  // centred: no cancellation
+      m += z;
+      m2 += z * z;
+    }
+    CHECK(whole && inside);
+    const double var = c.n * c.p * (1.0 - c.p);
+    m /= draws;
+    m2 = m2 / draws - m * m;
+    // mean within 5 standard errors; variance within 5% (its relative
+    // standard error is about sqrt(2 / draws) = 0.7%)
+    CHECK(std::fabs(m) < 5.0 * std::sqrt(var / draws));
+    CHECK(std::fabs(m2 / var - 1.0) < 0.05);
+  }
+  // Binomial(12, 0.35) (inversion) and Binomial(60, 0.4) (BTRS): every
+  // probability within 5 standard errors
+  for (const Case& c : {Case{12, 0.35}, Case{60, 0.4}}) {
+    const int nn = static_cast<int>(c.n);
+    std::vector<double> freq(nn + 1, 0.0);
+    const int big = 400000;
+    for (int i = 0; i < big; ++i)
+      freq[static_cast<int>(aurc::binomial_draw(c.n, c.p, g))] += 1.0;
+    for (int k = 0; k <= nn; ++k) {
+      const double pk = std::exp(std::lgamma(c.n + 1) - std::lgamma(k + 1.0) -
+                                 std::lgamma(c.n - k + 1) +
+                                 k * std::log(c.p) +
+                                 (c.n - k) * std::log1p(-c.p));
+      CHECK(std::fabs(freq[k] / big - pk) <=
+            5.0 * std::sqrt(pk * (1 - pk) / big) + 1e-6);
+    }
+  }
+  CHECK(aurc::binomial_draw(0.0, 0.5, g) == 0.0);
+  CHECK(aurc::binomial_draw(9.0, 0.0, g) == 0.0);
+  CHECK(aurc::binomial_draw(9.0, 1.0, g) == 9.0);
+  const double pairs[][2] = {{2e6, 1999000}, {5e6, 5001234}, {3e7, 17},
+                             {1048580, 1048570}};
+  for (const auto& ab : pairs)
+    CHECK(std::fabs(aurc::log_factorial_ratio(ab[0], ab[1], ab[0] - ab[1]) -
+                    (std::lgamma(ab[0] + 1) - std::lgamma(ab[1] + 1))) <
+          1e-6 * std::fabs(std::lgamma(ab[0] + 1) - std::lgamma(ab[1] + 1)) +
+              1e-6);
+  // far above lgamma's precision: the exact value of
+  // log((m + 1) (m + 2)) = log(m!) ... for neighbours
+  const double big_m = 1e15;
+  CHECK(std::fabs(aurc::log_factorial_ratio(big_m + 2, big_m, 2.0) -
+                  (std::log(big_m + 1) + std::log(big_m + 2))) < 1e-9);
+}
+
+// Weighted draws whose rows outnumber the cases (the binomial path): the
+// replicate has exactly the rows, cases of weight 0 are never drawn, and
+// each case's count has the multinomial mean and variance; the same for
+// weights near 2^31 each (rows beyond 2^36) and for weights of 1e300.
+void test_ci_draws_binomial() {
+  const std::size_t n = 12;
+  std::vector<double> w(n);
+  for (std::size_t i = 0; i < n; ++i) w[i] = static_cast<double>(i % 4) * 100;
+  std::vector<int> stratum(n);
+  for (std::size_t i = 0; i < n; ++i) stratum[i] = static_cast<int>(i < 5);
+  for (double scale : {1.0, 2147483647.0 / 300.0, 1e298}) {
+    std::vector<double> ws(n);
+    for (std::size_t i = 0; i < n; ++i) ws[i] = w[i] * scale;
+    aurc::ResamplePlan p;
+    aurc::make_plan(n, ws.data(), stratum.data(), 2, nullptr, 0, p);
+    CHECK(p.weighted && p.binomial[0] && p.binomial[1]);
+    std::vector<double> counts(n), mean(n, 0.0), m2(n, 0.0);
+    const std::size_t B = 6000;
+    for (std::size_t b = 0; b < B; ++b) {
+      aurc::replicate_counts(p, 3, b, counts.data());
+      double tot[2] = {0.0, 0.0};
+      for (std::size_t i = 0; i < n; ++i) {
+        tot[stratum[i]] += counts[i];
+        if (ws[i] == 0.0) CHECK(counts[i] == 0.0);
+        const double e = p.rows[stratum[i] ? 1 : 0] *
+                         (ws[i] / p.total[stratum[i] ? 1 : 0]);
+        mean[i] += (counts[i] - e) / B;
+        m2[i] += (counts[i] - e) * (counts[i] - e) / B;
+      }
+      for (int s = 0; s < 2; ++s)
+        CHECK(std::fabs(tot[s] - p.rows[s]) <= 1e-12 * p.rows[s]);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (ws[i] == 0.0) continue;
+      const int s = stratum[i] ? 1 : 0;
+      const double q = ws[i] / p.total[s];
+      const double var = p.rows[s] * q * (1 - q);
+      if (scale > 1e200) {  // beyond 2^53 rows: the counts are their means
+        CHECK(std::fabs(mean[i]) <= 1e-9 * p.rows[s] * q);
+        continue;
+      }
+      CHECK(std::fabs(mean[i]) < 5.0 * std::sqrt(var / B));
+      CHECK(std::fabs(m2[i] / var - 1.0) < 0.12);
+    }
+  }
+}
+
 // The draws: every replicate has the stratum sizes (fast path), the rows
 // the weights stand for (alias path), whole clusters; a case is drawn
 // Binomial(n, 1/n) times on average once.
@@ -2057,6 +2170,8 @@ int main() {
   test_influence();
   test_coverage_at_risk_interval();
   test_ci_calibration();
+  test_binomial_draw();
+  test_ci_draws_binomial();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

@@ -157,7 +157,12 @@ fuzz_values <- function(valid, full = FALSE) {
   n <- length(valid)
   quick <- list(NULL, NA, Inf, -1, 1e308, 2^31, "a", numeric(0))
   if (is.numeric(valid) && n > 1) {
-    quick <- c(quick, list(replace(valid, 2, NA), rep(1e16, n), valid[-1]))
+    quick <- c(quick, list(
+      replace(valid, 2, NA), rep(1e16, n), valid[-1],
+      # issue 25: weights and values at extreme scales, NaN inside
+      rep(1e154, n), rep(1e-170, n), rep(.Machine$integer.max, n),
+      replace(valid, 2, NaN)
+    ))
   }
   if (!full) return(quick)
   more <- list(

@@ -104,3 +104,9 @@ test_that("the bound surface is Eq. 24 on a log colour scale", {
     plot_weight_mse_bound(log_n = "yes")
   })
 })
+
+test_that("plot_weight_bias() draws a sample size given twice once", {
+  p <- plot_weight_bias(n = c(10, 10, 100), estimators = "alpha")
+  expect_equal(levels(p$data$panel), c("n = 10", "n = 100"))
+  expect_equal(nrow(p$data), 2 * length(seq(0, 0.99, by = 0.005)))
+})

@@ -503,3 +503,100 @@ test_that("bad input: classed errors naming the argument", {
     class = "aurc_error_influence"
   )
 })
+
+# Weights at any scale (issue 25, items 3 and 4): frequency weights of any
+# size cost the same (one binomial draw per case once the rows outnumber
+# the cases 32 times), and the intervals are those of the rows they stand
+# for: the bootstrap standard error falls as 1 / sqrt(total weight) and
+# agrees with the analytic one; the analytic one at 1e200 is the one at 1
+# divided by 1e100.
+test_that("bootstrap with huge frequency weights: the rows they stand for", {
+  set.seed(11)
+  n <- 60
+  s <- stats::runif(n)
+  l <- stats::rbinom(n, 1, 0.35)
+  w0 <- sample(1:3, n, replace = TRUE)
+  # each replicate holds exactly the rows the weights stand for
+  for (scale in c(1e3, .Machine$integer.max, 2^60)) {
+    counts <- aurc:::ci_bootstrap_counts(s, w0 * scale, NULL, NULL, 25,
+      c(3, 4)
+    )
+    expect_equal(rowSums(counts), rep(round(sum(w0 * scale)), 25),
+      tolerance = 1e-12
+    )
+    expect_true(all(counts == round(counts)))
+  }
+  m <- c("aurc", "augrc", "failure_auroc", "ece")
+  base <- selective_ci_vec(s, l, metrics = m, method = "analytic",
+    case_weights = w0
+  )
+  for (scale in c(.Machine$integer.max, 2^70)) {
+    boot <- withr::with_seed(5, selective_ci_vec(s, l, metrics = m,
+      method = "bootstrap", times = 2000, case_weights = w0 * scale
+    ))
+    anal <- selective_ci_vec(s, l, metrics = m, method = "analytic",
+      case_weights = w0 * scale
+    )
+    expect_equal(boot$.estimate, anal$.estimate, tolerance = 1e-12)
+    # the SE of an SE from 2000 replicates is about 1.6%: 15% is wide
+    expect_equal(boot$.std_error / anal$.std_error, rep(1, 4),
+      tolerance = 0.15
+    )
+    # AURC and AUGRC do not depend on the scale of the weights
+    expect_equal(anal$.estimate[1:2], base$.estimate[1:2], tolerance = 1e-12)
+    # (n / (n - 1) on 120 rows against none: 0.4%)
+    expect_equal(anal$.std_error[1:3] * sqrt(scale), base$.std_error[1:3],
+      tolerance = 0.01
+    )
+  }
+  # beyond 2^80 rows the bootstrap says it cannot resolve the spread
+  expect_error(
+    selective_ci_vec(s, l, method = "bootstrap", case_weights = w0 * 1e300),
+    class = "aurc_error_value"
+  )
+})
+
+test_that("analytic intervals with weights at extreme scales", {
+  set.seed(12)
+  n <- 80
+  s <- stats::runif(n)
+  l <- stats::rbinom(n, 1, 0.3)
+  w <- stats::runif(n, 0.5, 2)
+  strata <- rep(1:2, length.out = n)
+  cluster <- rep(1:20, each = 4)
+  m <- c("aurc", "augrc", "failure_auroc", "failure_aupr")
+  # the standard errors of weights w * k, computed directly where they are
+  # representable, are those of w divided by sqrt(k) (up to n / (n - 1)
+  # on the true weight); the same through the power-of-2 rescaling
+  ref <- function(k, ...) {
+    selective_ci_vec(s, l, metrics = m, method = "analytic",
+      case_weights = w * k, ...
+    )
+  }
+  for (k in c(1e200, 1e-150, 2^-80)) {
+    for (args in list(list(), list(strata = strata), list(cluster = cluster))) {
+      clustered <- length(args) && names(args) == "cluster"
+      if (k < 1 && !clustered) {
+        # fewer than 2 rows in all: no standard error, as unscaled
+        expect_warning(a <- do.call(ref, c(list(k), args)),
+          class = "aurc_warning_no_interval"
+        )
+        expect_true(all(is.na(a$.std_error)))
+      } else {
+        a <- do.call(ref, c(list(k), args))
+      }
+      b <- do.call(ref, c(list(1e6), args)) # directly, within range
+      expect_equal(a$.estimate, b$.estimate, tolerance = 1e-12)
+      expect_true(all(is.finite(a$.estimate)))
+      if (k < 1 && !clustered) next
+      shrink <- if (clustered) 1 else sqrt(k / 1e6)
+      expect_equal(a$.std_error * shrink, b$.std_error, tolerance = 1e-6)
+    }
+  }
+  # fewer rows than 2 in a stratum: no standard error, as without rescaling
+  expect_warning(
+    tiny <- ref(1e-170),
+    class = "aurc_warning_no_interval"
+  )
+  expect_true(all(is.na(tiny$.std_error)))
+})
