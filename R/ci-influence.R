@@ -268,12 +268,16 @@ influence_std_error <- function(influence, case_weights = NULL,
     unit_stratum <- unit_stratum[keep]
   }
   keep <- unit_freq > 0
-  h <- factor(unit_stratum[keep])
+  # integer codes of the strata in order of appearance (factor() of a
+  # double vector formats every value: 0.26 s at n = 1e5, 95% of a paired
+  # failure-AUROC comparison)
+  st <- unit_stratum[keep]
+  h <- match(st, unique(st))
   x <- unit_total[keep]
   fr <- unit_freq[keep]
-  n_h <- as.vector(rowsum(fr, h))
-  mean_h <- as.vector(rowsum(fr * x, h)) / n_h
-  ss_h <- as.vector(rowsum(fr * (x - mean_h[as.integer(h)])^2, h))
+  n_h <- as.vector(rowsum(fr, h, reorder = FALSE))
+  mean_h <- as.vector(rowsum(fr * x, h, reorder = FALSE)) / n_h
+  ss_h <- as.vector(rowsum(fr * (x - mean_h[h])^2, h, reorder = FALSE))
   if (!is.null(cluster) || scale == 1) {
     if (any(n_h <= 1)) return(NA_real_)
     return(sqrt(sum(ss_h * n_h / (n_h - 1))) / total)

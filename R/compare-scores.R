@@ -275,9 +275,14 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     v <- lapply(v, function(x) if (is.null(x) || is.list(x)) x else x[keep])
   }
   loss_of <- function(j) losses[[min(j, length(losses))]]
+  # a loss shared by every score is checked once (its 0/1 check is an O(n)
+  # pass of R)
+  spec_checked <- spec
+  spec_checked$binary <- FALSE
   inputs <- lapply(seq_len(n_scores), function(j) {
-    ci_input(spec, scores[[j]], loss_of(j), v$case_weights, v$strata,
-      v$cluster, na_rm, call
+    ci_input(if (j > 1 && length(losses) == 1) spec_checked else spec,
+      scores[[j]], loss_of(j), v$case_weights, v$strata, v$cluster, na_rm,
+      call
     )
   })
   if (any(vapply(inputs, is.null, logical(1)))) {
@@ -288,7 +293,9 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   n_cases <- if (is.null(w)) length(input$loss) else sum(w)
   l_in <- lapply(inputs, `[[`, "loss")
   shared <- all(vapply(l_in, identical, logical(1), l_in[[1]]))
-  n_failures <- if (shared && all(input$loss %in% c(0, 1))) {
+  # (binary metrics have checked their 0/1 loss already)
+  n_failures <- if (shared && (spec$binary ||
+    all(input$loss == 0 | input$loss == 1))) {
     sum(if (is.null(w)) input$loss else w * input$loss)
   } else {
     NA_real_
@@ -347,6 +354,11 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     if (is.null(strata) && is.null(input$cluster)) {
       ww <- if (is.null(w)) 1 else w
       return(sqrt(sum(ww * x^2) * n_cases / (n_cases - 1)) / n_cases)
+    }
+    # DeLong's two classes without user strata or clusters: one C++ pass
+    if (is.null(input$strata) && is.null(input$cluster)) {
+      return(influence_se_impl(x, if (is.null(w)) double() else
+        as.double(w), as.double(strata)))
     }
     influence_std_error(x, w, strata, input$cluster)
   }
