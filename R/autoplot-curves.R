@@ -84,9 +84,29 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
       layer_data(random, 1, random$mean_loss, kind)
     )
   }
-  d$path <- paste(d$group, as.integer(d$line))
   # groups keep the order of the curve (the grouped data frame's order)
   groups <- unique(group_of(curve))
+  # a reference that is the same for every group (scores of one model, one
+  # loss) is drawn once, in a neutral grey, not in the colour of whichever
+  # group was drawn last
+  shared <- character()
+  if (length(gv) > 0 && length(groups) > 1) {
+    for (k in setdiff(levels(d$line), kinds[1])) {
+      rows <- d$line == k
+      parts <- split(d[rows, c("coverage", "risk")], d$group[rows])
+      same <- length(parts) == length(groups) && all(vapply(parts,
+        function(x) isTRUE(all.equal(x, parts[[1]], check.attributes = FALSE)),
+        logical(1)
+      ))
+      if (same) {
+        keep <- !rows | d$group == groups[1]
+        d <- d[keep, , drop = FALSE]
+        d$group[d$line == k] <- NA_character_
+        shared <- c(shared, k)
+      }
+    }
+  }
+  d$path <- paste(d$group, as.integer(d$line))
   d$group <- factor(d$group, levels = groups)
   area <- if (selective) random$aurc else random$augrc
   area <- area[match(groups, group_of(random))]
@@ -125,7 +145,7 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
     theme_aurc()
   if (grouped) {
     p <- p +
-      group_colour_scale(groups, area_label) +
+      group_colour_scale(groups, area_label, na_value = "grey45") +
       ggplot2::scale_linetype_manual(
         values = c("solid", "dashed", "dotted")[match(kinds, kinds_all())],
         name = NULL, drop = FALSE,

@@ -75,11 +75,11 @@ legend_columns <- function(labels) {
 
 # The colour scale of grouped curves: one colour per group, each labelled
 # with its area (`area_label`), in legend columns that fit.
-group_colour_scale <- function(groups, area_label) {
+group_colour_scale <- function(groups, area_label, na_value = "grey50") {
   labels <- paste0(groups, " (", area_label, ")")
   ggplot2::scale_colour_manual(
     values = aurc_palette(length(groups)),
-    labels = labels,
+    labels = labels, breaks = groups, na.value = na_value,
     guide = ggplot2::guide_legend(
       order = 1, ncol = legend_columns(labels), byrow = TRUE,
       title.position = "top"

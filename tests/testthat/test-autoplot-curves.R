@@ -157,3 +157,30 @@ test_that("every plot of the package uses theme_aurc()", {
   same_theme(ggplot2::autoplot(rk))
   same_theme(ggplot2::autoplot(rk, type = "blob"))
 })
+
+test_that("references shared by every group are drawn once, in grey", {
+  set.seed(3)
+  n <- 200
+  f <- stats::rbinom(n, 1, 0.3)
+  long <- data.frame(
+    name = rep(c("a", "b"), each = n),
+    s = c(stats::runif(n), stats::runif(n)), f = c(f, f)
+  )
+  p <- ggplot2::autoplot(rc_curve(dplyr::group_by(long, name), s, f))
+  built <- ggplot2::ggplot_build(p)
+  b <- built$data[[1]]
+  # the oracle and random lines: one path each, in the neutral colour
+  refs <- b[b$linetype != "solid", ]
+  expect_true(all(refs$colour == "grey45"))
+  expect_equal(length(unique(refs$group)), 2)
+  # the scores keep their colours, and the legend lists only the groups
+  expect_equal(length(unique(b$colour[b$linetype == "solid"])), 2)
+  sc <- built$plot$scales$get_scales("colour")
+  expect_equal(as.vector(sc$get_breaks()), c("a", "b"))
+  # different losses per group: each group's references in its colour
+  long$f[long$name == "b"] <- stats::rbinom(n, 1, 0.5)
+  b2 <- ggplot2::ggplot_build(
+    ggplot2::autoplot(rc_curve(dplyr::group_by(long, name), s, f))
+  )$data[[1]]
+  expect_false(any(b2$colour == "grey45"))
+})
