@@ -5,15 +5,17 @@
 #' diagonal of perfect calibration (the curve and band are drawn where the
 #' density of the confidences is at least 1% of its peak; elsewhere they
 #' would be extrapolations), and below it the kernel density of the
-#' confidences at the same bandwidth (scaled to a fixed height).
+#' confidences at the same bandwidth. The lower panel is drawn at a fixed
+#' height, and its axis is labelled in true values (density per unit of
+#' confidence).
 #'
 #' `autoplot()` of a [corp_reliability()] result draws the CORP reliability
 #' diagram: the PAV-recalibrated probability (a non-decreasing step
 #' function, red) over the confidence, the consistency band under the
 #' hypothesis of calibration (grey, if resamples were drawn), the dashed
-#' diagonal, and below it the samples in 100 equal-width
-#' confidence bins (scaled to a fixed height). The subtitle gives the
-#' score decomposition.
+#' diagonal, and below it the share of samples in each of 100 equal-width
+#' confidence bins (drawn at a fixed height; the axis is labelled in true
+#' shares). The subtitle gives the score decomposition.
 #'
 #' @param object An `aurc_smooth_calibration` or `aurc_corp` object.
 #' @param ... Not used; must be empty.
@@ -33,6 +35,7 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
   check_dots(...)
   top <- "Accuracy"
   bottom <- "Density"
+  peak_true <- max(object$density, na.rm = TRUE)
   panels <- c(top, bottom)
   tab <- as.data.frame(unclass(object))
   tab$panel <- factor(top, levels = panels)
@@ -42,7 +45,7 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
   keep <- !is.na(tab$density) & tab$density >= 0.01 * peak
   dens <- data.frame(
     confidence = tab$confidence,
-    density = 0.3 * tab$density / peak,
+    density = lower_panel_height * tab$density / peak,
     panel = factor(bottom, levels = panels)
   )
   has_band <- attr(object, "times") > 0
@@ -59,7 +62,7 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
     }
   )
   scale_floor <- data.frame(
-    x = 0, y = c(0, 1, 0, 0.3),
+    x = 0, y = c(0, 1, 0, lower_panel_height),
     panel = factor(c(top, top, bottom, bottom), levels = panels)
   )
   diagonal <- data.frame(panel = factor(top, levels = panels))
@@ -91,7 +94,7 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
     ggplot2::scale_x_continuous(
       limits = c(0, 1), expand = ggplot2::expansion(mult = 0.01)
     ) +
-    ggplot2::scale_y_continuous(expand = ggplot2::expansion(mult = 0.02)) +
+    lower_panel_axis(peak_true) +
     ggplot2::labs(
       x = "Confidence", y = NULL, title = "Smooth reliability diagram",
       subtitle = subtitle
@@ -104,7 +107,7 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
 autoplot.aurc_corp <- function(object, ...) {
   check_dots(...)
   top <- "Recalibrated"
-  bottom <- "Samples"
+  bottom <- "Share of samples"
   panels <- c(top, bottom)
   pts <- as.data.frame(object$points)
   # the step function of the fit: each block is flat from its lowest to its
@@ -122,7 +125,7 @@ autoplot.aurc_corp <- function(object, ...) {
     sum(pts$n)
   hist <- data.frame(
     lower = (seq_len(k) - 1) / k, upper = seq_len(k) / k,
-    share = 0.3 * share / max(share),
+    share = lower_panel_height * share / max(share),
     panel = factor(bottom, levels = panels)
   )
   d <- object$decomposition
@@ -133,7 +136,7 @@ autoplot.aurc_corp <- function(object, ...) {
     format(d$dsc, digits = 3), format(d$unc, digits = 3)
   )
   scale_floor <- data.frame(
-    x = 0, y = c(0, 1, 0, 0.3),
+    x = 0, y = c(0, 1, 0, lower_panel_height),
     panel = factor(c(top, top, bottom, bottom), levels = panels)
   )
   diagonal <- data.frame(panel = factor(top, levels = panels))
@@ -181,12 +184,38 @@ autoplot.aurc_corp <- function(object, ...) {
     ggplot2::scale_x_continuous(
       limits = c(0, 1), expand = ggplot2::expansion(mult = 0.01)
     ) +
-    ggplot2::scale_y_continuous(expand = ggplot2::expansion(mult = 0.02)) +
+    lower_panel_axis(max(share), percent = TRUE) +
     ggplot2::labs(
       x = "Confidence", y = NULL, title = "CORP reliability diagram",
       subtitle = subtitle
     ) +
     calibration_theme()
+}
+
+# The lower panel (density or share of samples) is drawn scaled to this
+# height, so the upper panel (0 to 1) keeps most of the figure.
+lower_panel_height <- 0.3
+
+# The y scale shared by both panels: the upper panel's breaks as usual, the
+# lower panel's labelled in true values (`peak` is the true value drawn at
+# lower_panel_height; `percent`: labels in %). The panels are told apart by
+# their limits (the upper one reaches 1).
+lower_panel_axis <- function(peak, percent = FALSE) {
+  is_lower <- function(x) max(x, na.rm = TRUE) < 0.5
+  ggplot2::scale_y_continuous(
+    expand = ggplot2::expansion(mult = 0.02),
+    breaks = function(limits) {
+      if (!is_lower(limits)) return(seq(0, 1, by = 0.25))
+      v <- pretty(c(0, peak), n = 3)
+      v[v <= peak * 1.0001] * lower_panel_height / peak
+    },
+    labels = function(b) {
+      if (!length(b) || !is_lower(b[!is.na(b)])) return(format(b, trim = TRUE))
+      v <- signif(b * peak / lower_panel_height, 6)
+      if (percent) paste0(format(100 * v, trim = TRUE, drop0trailing = TRUE),
+        "%") else format(v, trim = TRUE, drop0trailing = TRUE)
+    }
+  )
 }
 
 calibration_facets <- function() {

@@ -208,7 +208,10 @@ smooth_bisection_steps <- 10L
 #' @return A tibble of class `aurc_smooth_calibration`, one row per point
 #'   `t` (200 points for `"relplot"`, the fine grid otherwise): `confidence`
 #'   (`t`), `accuracy` (`mu(t)`), `lower`, `upper` (the band), `density`
-#'   (kernel density of the confidences). Attributes: `smooth_ece`,
+#'   (kernel density of the confidences). An accuracy lies in `[0, 1]`:
+#'   the curve and band are clipped there, and are `NA` outside the range
+#'   of the confidences (where the kernel estimate is an extrapolation; the
+#'   density is kept). Attributes: `smooth_ece`,
 #'   `sigma`, `method`, `n`, `times`, `conf_level`. The band uses R's
 #'   random numbers (`set.seed()` reproduces it).
 #' @references
@@ -265,9 +268,13 @@ smooth_calibration <- function(confidence, correct, ..., sigma = NULL,
     lower <- band[1, ]
     upper <- band[2, ]
   }
+  # an accuracy is a probability, and outside the data the estimate is an
+  # extrapolation (it reached -0.076 at confidence 0 with no data there)
+  inside <- curve$t >= min(input$confidence) & curve$t <= max(input$confidence)
+  clip <- function(x) ifelse(inside, pmin(pmax(x, 0), 1), NA_real_)
   tab <- tibble::tibble(
-    confidence = curve$t, accuracy = curve$mu, lower = lower,
-    upper = upper, density = curve$density
+    confidence = curve$t, accuracy = clip(curve$mu), lower = clip(lower),
+    upper = clip(upper), density = curve$density
   )
   structure(tab,
     class = c("aurc_smooth_calibration", "tbl_df", "tbl", "data.frame"),

@@ -66,3 +66,42 @@ test_that("slivers at confidence 0 and 1 stay inside the x range", {
   b <- ggplot2::ggplot_build(ggplot2::autoplot(zero))
   expect_equal(c(b$data[[2]]$xmin, b$data[[2]]$xmax), c(0, 0.004))
 })
+
+# Issue 26: the lower panels of the smooth and CORP diagrams are labelled
+# in true values, and the smooth curve stays in [0, 1] and in the data.
+test_that("smooth and CORP lower panels are labelled in true values", {
+  set.seed(21)
+  conf <- stats::runif(2000, 0.3, 1)
+  corr <- stats::rbinom(2000, 1, conf^1.5)
+  sm <- smooth_calibration(conf, corr, times = 0)
+  # in [0, 1], NA outside the range of the confidences, density kept
+  expect_true(all(sm$accuracy >= 0 & sm$accuracy <= 1, na.rm = TRUE))
+  out <- sm$confidence < min(conf) | sm$confidence > max(conf)
+  expect_true(all(is.na(sm$accuracy[out])))
+  expect_false(anyNA(sm$accuracy[!out]))
+  expect_false(anyNA(sm$density))
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(sm))
+  lower <- b$layout$panel_params[[2]]$y
+  # the labels are the density: the largest label is at most the peak, and
+  # the break positions map back to the labels through the drawn height
+  labs <- as.numeric(lower$get_labels())
+  peak <- max(sm$density)
+  expect_true(max(labs) <= peak && max(labs) >= peak / 3)
+  expect_equal(lower$get_breaks()[!is.na(lower$get_breaks())] * peak /
+    aurc:::lower_panel_height, labs, tolerance = 1e-6)
+  # the drawn area reaches the drawn height at the peak
+  in_lower <- vapply(b$data, function(x) {
+    "ymax" %in% names(x) && nrow(x) > 0 && all(x$PANEL == 2)
+  }, logical(1))
+  area <- b$data[[which(in_lower)[1]]]
+  expect_equal(max(area$y), aurc:::lower_panel_height, tolerance = 1e-9)
+  cp <- corp_reliability(round(conf, 2), corr, times = 0)
+  bc <- ggplot2::ggplot_build(ggplot2::autoplot(cp))
+  lab <- bc$layout$panel_params[[2]]$y$get_labels()
+  expect_true(all(grepl("%$", lab)))
+  cell <- aurc:::equal_width_bin_impl(cp$points$confidence, 100)
+  share <- tapply(cp$points$n, factor(cell, 1:100), sum, default = 0) /
+    sum(cp$points$n)
+  top <- as.numeric(sub("%", "", lab[length(lab)])) / 100
+  expect_true(top <= max(share) + 1e-9 && top >= max(share) / 3)
+})
