@@ -26,7 +26,10 @@ test_that("reliability diagram: bars span the bins, gap, diagonal, histogram", {
   expect_equal(ci$ymin, bins$accuracy_lower)
   hist <- b$data[[7]]
   expect_equal(nrow(hist), 100)
-  expect_equal(sum(hist$ymax), 1)
+  # drawn at a fixed height: the shares times the scale sum to 1
+  peak <- max(attr(bins, "histogram")$share)
+  expect_equal(sum(hist$ymax) * peak / aurc:::lower_panel_height, 1)
+  expect_equal(max(hist$ymax), aurc:::lower_panel_height)
   expect_true(all(as.integer(hist$PANEL) == 2L))
   expect_equal(b$layout$panel_scales_x[[1]]$limits, c(0, 1))
   expect_equal(p$labels$x, "Confidence")
@@ -104,4 +107,47 @@ test_that("smooth and CORP lower panels are labelled in true values", {
     sum(cp$points$n)
   top <- as.numeric(sub("%", "", lab[length(lab)])) / 100
   expect_true(top <= max(share) + 1e-9 && top >= max(share) / 3)
+})
+
+test_that("reliability diagram options: histogram, min_count, title", {
+  set.seed(22)
+  conf <- c(stats::runif(500, 0.5, 1), 0.05, 0.06)
+  corr <- c(stats::rbinom(500, 1, conf[1:500]), 1, 1)
+  bins <- calibration_bins_vec(conf, corr, binning = "equal_width",
+    n_bins = 10
+  )
+  p <- ggplot2::autoplot(bins)
+  b <- ggplot2::ggplot_build(p)
+  expect_equal(p$labels$title, "Reliability diagram")
+  expect_match(p$labels$subtitle, "^Equal-width bins: 10 bins, ECE = ")
+  # the 2-sample bin is faded and named in the caption
+  expect_match(p$labels$caption, "Faded: 1 bin of fewer than 10 samples")
+  expect_match(p$labels$caption, "error bars: Wilson score")
+  bars <- b$data[[2]]
+  expect_equal(sort(unique(bars$alpha)), c(0.3, 1))
+  expect_equal(sum(bars$alpha == 0.3), 1)
+  # the share axis: true shares in %, at most the largest share
+  lab <- b$layout$panel_params[[2]]$y$get_labels()
+  top <- as.numeric(sub("%", "", lab[length(lab)])) / 100
+  expect_true(top <= max(attr(bins, "histogram")$share) + 1e-9)
+  # only the gaps that occur are in the legend
+  fill <- b$plot$scales$get_scales("fill")
+  present <- unique(ifelse(bins$gap[bins$n > 0] < 0, "Overconfident",
+    "Underconfident"
+  ))
+  expect_setequal(as.vector(fill$get_breaks()), c("Accuracy", present))
+  # no histogram: one panel; no fading; a title
+  p2 <- ggplot2::autoplot(bins, histogram = FALSE, min_count = 0,
+    title = "Model A"
+  )
+  b2 <- ggplot2::ggplot_build(p2)
+  expect_equal(nrow(b2$layout$layout), 1)
+  expect_equal(p2$labels$title, "Model A")
+  expect_false(grepl("Faded", p2$labels$caption))
+  expect_true(all(b2$data[[2]]$alpha == 1))
+  expect_error(ggplot2::autoplot(bins, histogram = NA),
+    class = "aurc_error"
+  )
+  expect_error(ggplot2::autoplot(bins, min_count = -1), class = "aurc_error")
+  expect_error(ggplot2::autoplot(bins, title = 1), class = "aurc_error_type")
 })
