@@ -538,6 +538,11 @@ autoplot.aurc_comparison <- function(object, ...) {
   rank <- match(key, unique(key))
   tab$pair <- factor(tab$pair, levels = unique(tab$pair[order(-rank)]))
   label <- metric_label(s$metric)
+  better <- if (metric_direction(s$metric) == "maximize") {
+    "higher is better: a positive difference favours the first score"
+  } else {
+    "lower is better: a negative difference favours the first score"
+  }
   lev <- paste0(format(100 * s$conf_level), "%")
   method <- if (s$method == "analytic") "analytic" else
     paste(s$type, "bootstrap")
@@ -557,7 +562,8 @@ autoplot.aurc_comparison <- function(object, ...) {
       subtitle = sprintf(
         "%s intervals (%s); p-values adjusted: %s", lev, method,
         s$p_adjust
-      )
+      ),
+      caption = paste0(label, ": ", better)
     ) +
     ggplot2::theme_bw()
   if (length(s$groups)) {
@@ -566,4 +572,15 @@ autoplot.aurc_comparison <- function(object, ...) {
     )
   }
   p
+}
+
+# Whether a larger value of a metric is better ("maximize") or worse
+# ("minimize"): the registry's direction, and for the calibration metrics
+# of compare_scores() (not in the registry) their own: every calibration
+# error and the CORP score and miscalibration are to be small, CORP's
+# discrimination large.
+metric_direction <- function(name) {
+  info <- metric_registry[[name]]
+  if (!is.null(info)) return(info$direction)
+  if (name %in% c("corp_dsc")) "maximize" else "minimize"
 }

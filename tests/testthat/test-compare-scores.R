@@ -307,3 +307,18 @@ test_that("bad loss selections", {
     class = "aurc_error_column"
   )
 })
+
+test_that("the comparison plot says which direction is better", {
+  set.seed(31)
+  n <- 300
+  df <- data.frame(f = stats::rbinom(n, 1, 0.3), a = stats::runif(n),
+    b = stats::runif(n))
+  p1 <- ggplot2::autoplot(compare_scores(df, c(a, b), f, metric = "aurc"))
+  expect_match(p1$labels$caption, "lower is better")
+  p2 <- ggplot2::autoplot(compare_scores(df, c(a, b), f,
+    metric = "failure_auroc"
+  ))
+  expect_match(p2$labels$caption, "higher is better")
+  expect_equal(aurc:::metric_direction("ece"), "minimize")
+  expect_equal(aurc:::metric_direction("coverage_at_risk"), "maximize")
+})
