@@ -15,7 +15,7 @@ export LIB
 export R_LIBS := $(LIB)$(if $(R_LIBS),:$(R_LIBS))
 endif
 
-.PHONY: deps build install demo test test-cpp test-r check document figures bench clean sanitize sanitize-cpp
+.PHONY: deps build install demo test test-cpp test-r check document figures bench clean sanitize sanitize-cpp site check-site site-deps
 
 deps:
 	@bash tools/install-deps.sh
@@ -67,5 +67,17 @@ figures:
 bench: install
 	for f in inst/bench/*.R; do $(RSCRIPT) "$$f" || exit 1; done
 
+# the pkgdown site in docs/ (Debian's r-cran-pkgdown; built offline), and
+# its check in headless Chromium (Debian's chromium): tools/check-site.R.
+# Not part of `make test`; CI builds and checks it after the tests.
+site-deps:
+	@bash tools/install-site-deps.sh
+
+site: install site-deps
+	$(RSCRIPT) tools/site.R
+
+check-site: site
+	$(RSCRIPT) tools/check-site.R
+
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core tests/cpp/test_core_sanitize .sanitize-lib .test-totals .logs demo-output
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so tests/cpp/test_core tests/cpp/test_core_sanitize .sanitize-lib .test-totals .logs demo-output docs
