@@ -107,7 +107,9 @@ autoplot.aurc_smooth_calibration <- function(object, ...) {
 autoplot.aurc_corp <- function(object, ...) {
   check_dots(...)
   top <- "Recalibrated"
-  bottom <- "Share of samples"
+  # two short lines: the strip is the lower panel's axis title, and that
+  # panel is short in a 4-inch-high figure
+  bottom <- "Share of\nsamples"
   panels <- c(top, bottom)
   pts <- as.data.frame(object$points)
   # the step function of the fit: each block is flat from its lowest to its
