@@ -113,6 +113,10 @@ contribution_impl <- function(n) {
     .Call(`_aurc_contribution_impl`, n)
 }
 
+prr_groups_impl <- function(score_count, score_loss, loss_count, loss_sum, max_rejection) {
+    .Call(`_aurc_prr_groups_impl`, score_count, score_loss, loss_count, loss_sum, max_rejection)
+}
+
 ranking_kernel_metrics_impl <- function() {
     .Call(`_aurc_ranking_kernel_metrics_impl`)
 }

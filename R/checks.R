@@ -414,9 +414,9 @@ rescale_weights <- function(w) {
 }
 
 # Whether every metric of `metrics` is invariant to scaling all weights:
-# all but NAURC and E-AURC with the exact optimum (see rescale_weights()).
+# all but NAURC, PRR and E-AURC with the exact optimum (see rescale_weights()).
 weights_scale_free <- function(metrics, optimum = "exact") {
-  !("naurc" %in% metrics) &&
+  !any(c("naurc", "prr") %in% metrics) &&
     !("eaurc" %in% metrics && !identical(optimum, "asymptotic"))
 }
 

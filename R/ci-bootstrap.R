@@ -29,7 +29,8 @@
 # errors of Secs. 8 and 13).
 ci_bootstrap_metrics <- c(
   "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
-  "naurc", "risk_at_coverage", "coverage_at_risk", "ece", "mce",
+  "naurc", "risk_at_coverage", "coverage_at_risk", "partial_aurc",
+  "partial_augrc", "auarc", "prr", "ece", "mce",
   "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb", "corp_dsc",
   "corp_unc"
 )
@@ -114,7 +115,8 @@ ci_bootstrap_run <- function(input, seed, jackknife, times = input$times) {
     "Bootstrap intervals"
   )
   ci_bootstrap_impl(
-    input$score, input$loss, input$case_weights, input$metrics,
+    input$score, input$loss, input$case_weights,
+    metric_kernels(input$metrics, opt),
     opt$estimator, opt$method, opt$optimum, opt$coverage, opt$risk,
     opt$n_bins, ci_calibration_options(opt), input$strata, input$n_strata,
     input$cluster,
@@ -361,7 +363,7 @@ ci_check_options <- function(options, metrics, call) {
   }
   known <- c(
     "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
-    "smooth_method", "corp_score", "edges"
+    "smooth_method", "corp_score", "edges", "max_rejection", "coverage_range"
   )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {
@@ -376,7 +378,7 @@ ci_check_options <- function(options, metrics, call) {
   out <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
     coverage = 0.5, risk = 0.5, n_bins = 10, sigma = NULL,
-    smooth_method = "fine", corp_score = "brier"
+    smooth_method = "fine", corp_score = "brier", max_rejection = 1
   )
   out[names(options)] <- options
   out$estimator <- check_choice(out$estimator, aurc_estimators,
@@ -388,7 +390,10 @@ ci_check_options <- function(options, metrics, call) {
   out$optimum <- check_choice(out$optimum, eaurc_optima,
     arg = "options$optimum", call = call
   )
-  need <- c(risk_at_coverage = "coverage", coverage_at_risk = "risk")
+  need <- c(
+    risk_at_coverage = "coverage", coverage_at_risk = "risk",
+    partial_aurc = "coverage_range", partial_augrc = "coverage_range"
+  )
   for (m in intersect(names(need), metrics)) {
     if (is.null(options[[need[[m]]]])) {
       abort_aurc(
@@ -401,6 +406,10 @@ ci_check_options <- function(options, metrics, call) {
     arg = "options$coverage", call = call
   )
   out$risk <- check_number(out$risk, 0, arg = "options$risk", call = call)
+  out$max_rejection <- check_max_rejection(out$max_rejection, call)
+  if (!is.null(out$coverage_range)) {
+    out$coverage_range <- check_coverage_range(out$coverage_range, call)
+  }
   out$n_bins <- check_number(out$n_bins, 1, 1e6,
     whole = TRUE,
     arg = "options$n_bins", call = call

@@ -191,7 +191,7 @@ NULL
 influence_options <- function(options = list()) {
   defaults <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
-    coverage = 0.5, risk = 0.5, n_bins = 10L
+    coverage = 0.5, risk = 0.5, n_bins = 10L, max_rejection = 1
   )
   out <- utils::modifyList(defaults, as.list(options))
   if (is.null(out$coverage)) out$coverage <- 0.5
@@ -206,12 +206,69 @@ influence_options <- function(options = list()) {
 metric_influence_many <- function(score, loss, case_weights, metrics,
                                   options = list()) {
   o <- influence_options(options)
-  influence_impl(
-    as.double(score), as.double(loss),
-    if (is.null(case_weights)) double() else as.double(case_weights),
-    metrics, o$estimator, o$method, o$optimum, as.double(o$coverage),
-    as.double(o$risk), as.integer(o$n_bins),
-    if (is.null(o$edges)) double() else as.double(o$edges), sort_threads()
+  run <- function(kernels, estimator) {
+    influence_impl(
+      as.double(score), as.double(loss),
+      if (is.null(case_weights)) double() else as.double(case_weights),
+      kernels, estimator, o$method, o$optimum, as.double(o$coverage),
+      as.double(o$risk), as.integer(o$n_bins),
+      if (is.null(o$edges)) double() else as.double(o$edges), sort_threads()
+    )
+  }
+  derived <- c(auarc = "aurc", prr = "naurc")
+  if (!any(metrics %in% c(names(derived), partial_metrics))) {
+    return(run(metrics, o$estimator))
+  }
+  # AUARC = 1 - AURC and PRR (max_rejection = 1) = 1 - NAURC of the
+  # "alpha" estimator: the influence values of those, negated. The others
+  # of without_influence() get NA.
+  none <- metrics %in% without_influence(metrics, o)
+  kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
+  own <- !none & !(metrics == "prr" & o$estimator != "alpha")
+  parts <- list()
+  if (any(own)) parts$own <- run(unique(kernel[own]), o$estimator)
+  if (any(!own & !none)) parts$alpha <- run("naurc", "alpha")
+  n <- length(score)
+  est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
+  inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))
+  for (j in which(!none)) {
+    res <- if (own[j]) parts$own else parts$alpha
+    k <- match(kernel[j], names(res$estimate))
+    flip <- metrics[j] %in% names(derived)
+    est[j] <- if (flip) 1 - res$estimate[k] else res$estimate[k]
+    inf[, j] <- if (flip) -res$influence[, k] else res$influence[, k]
+    se[j] <- res$std_error[k]
+  }
+  list(estimate = est, influence = inf, std_error = se)
+}
+
+partial_metrics <- c("partial_aurc", "partial_augrc")
+
+# The metrics of `metrics` without an influence function (yet) with the
+# options `options`: the partial areas, and PRR over part of the
+# rejection range.
+without_influence <- function(metrics, options) {
+  mr <- options$max_rejection %||% 1
+  metrics[metrics %in% partial_metrics | (metrics == "prr" & mr != 1)]
+}
+
+# method = "analytic" for a metric without an influence function: a
+# classed error that says what to use instead.
+ci_check_analytic_partial <- function(spec, call) {
+  bad <- without_influence(spec$metrics, spec)
+  if (length(bad) == 0) return(invisible())
+  abort_aurc(
+    c(
+      paste(
+        "{.arg method} = {.val analytic} is not available for {.val {bad}}",
+        "with these options: no influence function yet."
+      ),
+      i = paste(
+        "Use {.code method = \"bootstrap\"} (or {.code max_rejection = 1}",
+        "for {.val prr})."
+      )
+    ),
+    class = c("aurc_error_method", "aurc_error_value"), call = call
   )
 }
 

@@ -90,7 +90,10 @@
 #' @section Metrics and their inputs:
 #' `metrics` takes any of `"aurc"`, `"augrc"`, `"failure_auroc"`,
 #' `"failure_aupr"`, `"eaurc"`, `"eaugrc"`, `"naurc"`, `"risk_at_coverage"`,
-#' `"coverage_at_risk"` (as in [selective_metrics()]), and the calibration
+#' `"coverage_at_risk"`, `"partial_aurc"`, `"partial_augrc"`, `"auarc"`,
+#' `"prr"` (as in [selective_metrics()]; the last two read `loss` as
+#' `1 - quality`; the partial areas and `"prr"` with `max_rejection < 1`
+#' have bootstrap intervals only), and the calibration
 #' errors `"ece"`, `"mce"` (as [mce_vec()]), `"debiased_l2_ce"` (as
 #' [ece_vec()] with `debias = TRUE`), `"smooth_ece"` (as
 #' [smooth_ece_vec()]), `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"` and
@@ -137,6 +140,9 @@
 #' @param optimum Optimum of `"eaurc"`, `"exact"` or `"asymptotic"`.
 #' @param coverage Target coverage of `"risk_at_coverage"`.
 #' @param risk Target risk of `"coverage_at_risk"`.
+#' @param max_rejection The largest share rejected, for `"prr"`.
+#' @param coverage_range The range of coverage `c(c1, c2)` of
+#'   `"partial_aurc"` and `"partial_augrc"`.
 #' @param binning Bins of `"ece"`, `"mce"` and `"debiased_l2_ce"`:
 #'   `"adaptive"` (the default, as in [ece()]), `"equal_mass"` or
 #'   `"equal_width"` (see Metrics and their inputs).
@@ -191,6 +197,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
                          indices = NULL, estimator = "alpha",
                          augrc_method = "trapezoid", optimum = "exact",
                          coverage = NULL, risk = NULL, n_bins = 10,
+                         max_rejection = 1, coverage_range = NULL,
                          sigma = NULL, smooth_method = "fine",
                          corp_score = "brier", binning = "adaptive",
                          na_rm = FALSE, case_weights = NULL, threads = 1) {
@@ -204,7 +211,8 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
       sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
       binning = binning, n_bins_given = !missing(n_bins)
     ),
-    call = call
+    call = call, max_rejection = max_rejection,
+    coverage_range = coverage_range
   )
   check_data_frame(data, call = call)
   values <- Map(
@@ -253,6 +261,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
                              indices = NULL, estimator = "alpha",
                              augrc_method = "trapezoid", optimum = "exact",
                              coverage = NULL, risk = NULL, n_bins = 10,
+                             max_rejection = 1, coverage_range = NULL,
                              sigma = NULL, smooth_method = "fine",
                              corp_score = "brier", binning = "adaptive",
                              na_rm = FALSE, case_weights = NULL,
@@ -267,7 +276,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
       sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
       binning = binning, n_bins_given = !missing(n_bins)
     ),
-    call = call
+    call = call, max_rejection = max_rejection,
+    coverage_range = coverage_range
   )
   loss <- ci_loss(spec, score, if (missing(loss)) NULL else loss, correct,
     case_weights, call
@@ -347,7 +357,8 @@ ci_ignored <- function(type_missing, times_missing, threads_missing) {
 # Validates every option once; returns the settings of the interval.
 ci_spec <- function(metrics, method, type, conf_level, times, estimator,
                     augrc_method, optimum, coverage, risk, n_bins, threads,
-                    ignored, calibration = list(), call) {
+                    ignored, calibration = list(), call, max_rejection = 1,
+                    coverage_range = NULL) {
   if (is.character(metrics) && length(metrics) > 0 && !anyNA(metrics)) {
     bad <- setdiff(metrics, ci_metrics)
     if (length(bad) > 0) {
@@ -363,7 +374,8 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   base <- setdiff(metrics, ci_calibration_metrics)
   spec <- metric_set_spec(
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,
-    coverage, risk, call
+    coverage, risk, call,
+    max_rejection = max_rejection, coverage_range = coverage_range
   )
   # the registry's options as fields of the spec (coverage and risk at a
   # placeholder where no metric uses them)
@@ -372,6 +384,8 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
     opts[c("estimator", "method", "optimum")]
   spec$coverage <- if (is.null(opts$coverage)) 0.5 else opts$coverage
   spec$risk <- if (is.null(opts$risk)) 0.5 else opts$risk
+  spec$max_rejection <- opts$max_rejection
+  spec$coverage_range <- opts$coverage_range
   spec$binary <- any(vapply(spec$metrics, metric_needs_failure, logical(1),
     opts
   ))
@@ -398,6 +412,7 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   )
   if (spec$ci_method == "analytic") {
     ci_check_analytic(spec$metrics, call)
+    ci_check_analytic_partial(spec, call)
   }
   spec$conf_level <- check_number(conf_level, 0, 1, open = TRUE, call = call)
   if (spec$ci_method == "bootstrap") {
@@ -553,8 +568,8 @@ coverage_at_risk_interval <- function(input, risk, estimate, z) {
 # NA (with the metric's classed warning) where a metric is undefined.
 ci_undefined <- function(metrics, est, call) {
   for (j in which(is.nan(est) | is.na(est))) {
-    if (metrics[j] == "naurc") {
-      warn_naurc_undefined(call = call)
+    if (metrics[j] %in% c("naurc", "prr")) {
+      warn_ratio_undefined(metrics[j], call = call)
     } else if (metrics[j] %in% c(binary_metrics, "ece")) {
       warn_one_class(metrics[j], call = call)
     } else if (metrics[j] %in% ci_calibration_metrics) {
@@ -569,6 +584,8 @@ ci_options <- function(spec) {
   list(
     estimator = spec$estimator, method = spec$method,
     optimum = spec$optimum, coverage = spec$coverage, risk = spec$risk,
+    max_rejection = spec$max_rejection %||% 1,
+    coverage_range = spec$coverage_range,
     n_bins = spec$n_bins, sigma = spec$sigma,
     smooth_method = if (is.null(spec$smooth_method)) "fine" else
       spec$smooth_method,
@@ -643,7 +660,9 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
   if (is.null(losses)) losses <- list(input$loss)
   loss_of <- function(j) losses[[min(j, length(losses))]]
   influence <- NULL
-  with_if <- setdiff(spec$metrics, ci_bootstrap_only)
+  with_if <- setdiff(spec$metrics, c(
+    ci_bootstrap_only, without_influence(spec$metrics, ci_options(spec))
+  ))
   if (spec$type == "bca" && length(with_if)) {
     # metrics without influence values get the jackknife
     influence <- lapply(seq_along(scores), function(j) {

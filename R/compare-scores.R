@@ -92,7 +92,9 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
                            cluster = NULL, indices = NULL,
                            estimator = "alpha", augrc_method = "trapezoid",
                            optimum = "exact", coverage = NULL, risk = NULL,
-                           n_bins = 10, binning = "adaptive", na_rm = FALSE,
+                           n_bins = 10, max_rejection = 1,
+                           coverage_range = NULL, binning = "adaptive",
+                           na_rm = FALSE,
                            case_weights = NULL, threads = 1) {
   check_dots(...)
   call <- rlang::current_env()
@@ -108,7 +110,8 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
     optimum, coverage, risk, n_bins, threads,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     calibration = list(binning = binning, n_bins_given = !missing(n_bins)),
-    call = call
+    call = call, max_rejection = max_rejection,
+    coverage_range = coverage_range
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)
@@ -495,7 +498,9 @@ metric_label <- function(metric) {
     debiased_l2_ce = "debiased l2 calibration error",
     smooth_ece = "smooth ECE", corp_mcb = "CORP miscalibration (MCB)",
     corp_dsc = "CORP discrimination (DSC)",
-    corp_unc = "CORP uncertainty (UNC)", corp_mean_score = "mean score"
+    corp_unc = "CORP uncertainty (UNC)", corp_mean_score = "mean score",
+    partial_aurc = "partial AURC", partial_augrc = "partial AUGRC",
+    auarc = "AUARC", prr = "PRR"
   )
   unname(labels[metric])
 }

@@ -57,6 +57,30 @@ warn_naurc_undefined <- function(call = rlang::caller_env()) {
   )
 }
 
+# NA with a classed warning: PRR divides by mean(loss) - A*, which is 0
+# when every quality is the same.
+warn_prr_undefined <- function(call = rlang::caller_env()) {
+  warn_aurc(
+    c(
+      "PRR is undefined when every quality is the same; returning {.val {NA}}.",
+      i = "Its denominator, the oracle's gain over a random order, is 0."
+    ),
+    class = "aurc_warning_undefined",
+    call = call
+  )
+}
+
+# The warning of a ratio metric (NAURC, PRR) that is undefined; FALSE for
+# other metrics.
+warn_ratio_undefined <- function(metric, call = rlang::caller_env()) {
+  switch(metric,
+    naurc = warn_naurc_undefined(call = call),
+    prr = warn_prr_undefined(call = call),
+    return(FALSE)
+  )
+  TRUE
+}
+
 # A classed message (for instance: a thread count was capped).
 inform_aurc <- function(message, ..., class = NULL, .envir = parent.frame()) {
   cli::cli_inform(message, ..., class = c(class, "aurc_message"),

@@ -37,9 +37,19 @@ metric_db <- function(data, metrics, columns, options = list(),
   if (inherits(data, "aurc_score_table")) {
     return(score_table_metrics(data, metrics, columns, options, call))
   }
+  if (db_needs_score_table(metrics, options)) {
+    # not sums the engine can form: the engine groups the rows by score
+    # (one row per distinct score comes back), the kernels do the rest
+    st <- score_table_db(data, columns, call,
+      binary = db_needs_binary(metrics, options)
+    )
+    return(score_table_metrics(st, metrics, columns, options, call,
+      warn_columns = FALSE
+    ))
+  }
   binary <- db_needs_binary(metrics, options)
   cols <- db_metric_columns(data, columns, call)
-  if (any(c("aurc", "eaurc", "naurc") %in% metrics) &&
+  if (any(c("aurc", "eaurc", "naurc", "auarc", "prr") %in% metrics) &&
     options$estimator == "alpha_prime") {
     check_db_log(cols$con, call)
   }
@@ -52,10 +62,19 @@ metric_db <- function(data, metrics, columns, options = list(),
   db_check_values(res, cols, binary, call)
   optimum <- NULL
   if (("eaurc" %in% metrics && options$optimum == "exact") ||
-    "naurc" %in% metrics) {
+    any(c("naurc", "prr") %in% metrics)) {
     optimum <- db_loss_table(cols, call)
   }
   db_metric_values(res, metrics, options, cols$groups, optimum, call)
+}
+
+# Whether the metrics are computed from the score table of the engine's
+# GROUP BY rather than by one aggregate: the partial areas, and PRR unless
+# it is 1 - NAURC of the "alpha" estimator.
+db_needs_score_table <- function(metrics, options) {
+  any(metrics %in% partial_metrics) ||
+    ("prr" %in% metrics &&
+      ((options$max_rejection %||% 1) != 1 || options$estimator != "alpha"))
 }
 
 # Whether the metrics need 0/1 losses.
@@ -106,7 +125,7 @@ db_aggregate <- function(metrics, options, con) {
   exprs <- list(
     .N = paste0("SUM(", n, ")"), .L = paste0("SUM(", l, ")")
   )
-  if (need("aurc", "eaurc", "naurc")) {
+  if (need("aurc", "eaurc", "naurc", "auarc", "prr")) {
     exprs$.aurc <- paste0("SUM(", switch(est,
       alpha = pos(paste0(n, " * ", lc, " / ", nc)),
       alpha_prime = "0.0", # replaced below
@@ -359,11 +378,14 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
         oracle_value()
       },
       eaugrc = augrc_trap() - 0.5 * mean_loss^2,
-      naurc = {
+      naurc = ,
+      prr = {
         star <- oracle_value()
         denom <- mean_loss - star
-        ifelse(denom > 0, (aurc_value() - star) / denom, NaN)
+        v <- ifelse(denom > 0, (aurc_value() - star) / denom, NaN)
+        if (m == "prr") 1 - v else v
       },
+      auarc = 1 - aurc_value(),
       risk_at_coverage = num(res$.rac),
       coverage_at_risk = num(res$.car)
     )
@@ -373,8 +395,8 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       undefined <- undefined | (!na & !empty & (!(L > 0) | !(N - L > 0)))
     }
     if (any(undefined)) {
-      if (m == "naurc") {
-        warn_naurc_undefined(call = call)
+      if (m %in% c("naurc", "prr")) {
+        warn_ratio_undefined(m, call = call)
       } else if (m %in% binary_metrics) {
         warn_one_class(m, call = call)
       }

@@ -28,8 +28,8 @@ compute_metrics <- function(score, loss, metrics, na_rm, case_weights, call,
   )
   out <- res$values
   for (j in which(is.nan(out))) {
-    if (metrics[j] == "naurc") {
-      warn_naurc_undefined(call = call)
+    if (metrics[j] %in% c("naurc", "prr")) {
+      warn_ratio_undefined(metrics[j], call = call)
     } else if (metrics[j] %in% c(binary_metrics, "augrc_identity")) {
       warn_one_class(metrics[j], call = call)
     }

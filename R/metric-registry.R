@@ -29,7 +29,9 @@
 # An entry holds:
 # * name       the metric's name
 # * kernel     its name in the C++ engine, the metrics_impl() and
-#              metrics_grouped_impl() of src/rcpp_metrics.cpp
+#              metrics_grouped_impl() of src/rcpp_metrics.cpp, or a
+#              function of the options giving it with its parameters
+#              ("prr@0.5"; src/core/metric_name.h)
 # * title      a short title for documentation and messages
 # * direction  "minimize" or "maximize" (as yardstick's)
 # * input      "loss" (any finite non-negative loss) or "failure" (0/1)
@@ -99,8 +101,56 @@ metric_registry <- list(
     "coverage_at_risk", "coverage at risk",
     direction = "maximize", input = "loss", options = "risk",
     label = function(o) paste0("risk=", o$risk), range = c(0, 1)
+  ),
+  partial_aurc = new_metric_entry(
+    "partial_aurc", "partial AURC",
+    direction = "minimize", input = "loss", options = "coverage_range",
+    label = function(o) coverage_range_label(o$coverage_range),
+    range = c(0, 1),
+    kernel = function(o) kernel_name("partial_aurc", o$coverage_range)
+  ),
+  partial_augrc = new_metric_entry(
+    "partial_augrc", "partial AUGRC",
+    direction = "minimize", input = "loss", options = "coverage_range",
+    label = function(o) coverage_range_label(o$coverage_range),
+    range = c(0, 0.5),
+    kernel = function(o) kernel_name("partial_augrc", o$coverage_range)
+  ),
+  auarc = new_metric_entry(
+    "auarc", "AUARC",
+    direction = "maximize", input = "quality", options = "estimator",
+    label = function(o) o$estimator, range = c(0, 1)
+  ),
+  prr = new_metric_entry(
+    "prr", "PRR",
+    direction = "maximize", input = "quality", options = "max_rejection",
+    label = function(o) paste0("max_rejection=", format(o$max_rejection)),
+    range = c(-Inf, 1),
+    kernel = function(o) kernel_name("prr", o$max_rejection)
   )
 )
+
+# "name@p1,p2": a kernel name with its parameters, written so that the C++
+# side reads back the same doubles (src/core/metric_name.h).
+kernel_name <- function(name, params) {
+  paste0(name, "@", paste(formatC(params, digits = 17, format = "g"),
+    collapse = ","
+  ))
+}
+
+coverage_range_label <- function(range) {
+  paste0("coverage=", format(range[1]), "-", format(range[2]))
+}
+
+# The kernel names of `metrics` with the options `opts`.
+metric_kernels <- function(metrics, opts) {
+  vapply(metrics, function(m) {
+    info <- metric_registry[[m]]
+    if (is.null(info)) return(m) # names only the engine knows (mean_loss)
+    k <- info$kernel
+    if (is.function(k)) k(opts) else k
+  }, character(1), USE.NAMES = FALSE)
+}
 
 # Options shared by the metrics: default (NULL for a required option, which
 # has no default in the forms) and validator. A validator returns the
@@ -133,6 +183,14 @@ metric_option_registry <- list(
   risk = list(
     default = NULL,
     check = function(x, call) check_number(x, 0, arg = "risk", call = call)
+  ),
+  max_rejection = list(
+    default = 1,
+    check = function(x, call) check_max_rejection(x, call)
+  ),
+  coverage_range = list(
+    default = NULL,
+    check = function(x, call) check_coverage_range(x, call)
   )
 )
 
@@ -196,10 +254,16 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
                              call = rlang::caller_env(), suspicious = TRUE) {
   binary <- any(vapply(metrics, metric_needs_failure, logical(1), opts))
   threads <- sort_threads(call)
+  quality <- identical(loss_arg, "quality")
+  if (quality) loss <- quality_as_loss(loss, call)
   check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
     call = call, threads = threads
   )
-  if (suspicious) warn_if_suspicious(score, loss, loss_arg, call = call)
+  if (suspicious && quality) {
+    warn_if_quality_backwards(score, loss, call)
+  } else if (suspicious) {
+    warn_if_suspicious(score, loss, loss_arg, call = call)
+  }
 
   if (is.double(case_weights) && weights_scale_free(metrics, opts$optimum)) {
     case_weights <- rescale_weights(case_weights)
@@ -212,9 +276,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   res <- metrics_grouped_impl(
     g$cols$score, g$cols$loss, g$cols$case_weights,
     c(0, cumsum(as.double(g$sizes))),
-    vapply(metrics, function(m) metric_info(m)$kernel, character(1),
-      USE.NAMES = FALSE
-    ),
+    metric_kernels(metrics, opts),
     opts$estimator, opts$method, opts$optimum,
     if (is.null(opts$coverage)) 0.5 else opts$coverage,
     if (is.null(opts$risk)) 0.5 else opts$risk,
@@ -232,8 +294,8 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     ]
     for (k in seq_len(nrow(undefined))) {
       metric <- metrics[undefined[k, 2]]
-      if (metric == "naurc") {
-        warn_naurc_undefined(call = call)
+      if (metric %in% c("naurc", "prr")) {
+        warn_ratio_undefined(metric, call = call)
       } else if (metric_info(metric)$input == "failure") {
         warn_one_class(metric, call = call)
       }
@@ -349,6 +411,10 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
     quos <- lapply(columns, function(arg) {
       rlang::eval_bare(rlang::call2(rlang::enquo, rlang::sym(arg)), .env)
     })
+    # the engine reads a quality as the loss 1 - quality
+    if (info$input == "quality" && !rlang::quo_is_missing(quos[[2]])) {
+      quos[[2]] <- rlang::quo(1 - !!quos[[2]])
+    }
     return(metric_form_remote(data, .name, stats::setNames(quos, columns),
       opts, .env$na_rm,
       call = .env
@@ -374,9 +440,10 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
   out
 }
 
-# Failure metrics call their loss argument `failure`.
+# Failure metrics call their loss argument `failure`, quality metrics
+# `quality`.
 form_loss_arg <- function(info) {
-  if (info$input == "failure") "failure" else "loss"
+  switch(info$input, failure = "failure", quality = "quality", "loss")
 }
 
 # The options of one metric read from a form's frame and validated. A

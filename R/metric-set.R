@@ -10,7 +10,11 @@
 #' `method`), `"failure_auroc"`, `"failure_aupr"` ([failure_auroc_vec()]),
 #' `"eaurc"` ([eaurc_vec()], `estimator`, `optimum`), `"eaugrc"`
 #' ([eaugrc_vec()]), `"naurc"` ([naurc_vec()], `estimator`),
-#' `"risk_at_coverage"` (`coverage`), `"coverage_at_risk"` (`risk`).
+#' `"risk_at_coverage"` (`coverage`), `"coverage_at_risk"` (`risk`),
+#' `"partial_aurc"`, `"partial_augrc"` ([partial_aurc_vec()],
+#' `coverage_range`), `"auarc"` ([auarc_vec()], `estimator`) and `"prr"`
+#' ([prr_vec()], `max_rejection`); the last two read the loss as
+#' `1 - quality`.
 #' `"failure_auroc"`, `"failure_aupr"`, `"eaugrc"` and `"eaurc"` with
 #' `optimum = "asymptotic"` need a 0/1 loss.
 #'
@@ -23,6 +27,9 @@
 #' @param coverage Target coverage of `"risk_at_coverage"` (needed only
 #'   then).
 #' @param risk Target risk of `"coverage_at_risk"` (needed only then).
+#' @param max_rejection The largest share rejected, for `"prr"`.
+#' @param coverage_range The range of coverage `c(c1, c2)` of
+#'   `"partial_aurc"` and `"partial_augrc"` (needed only then).
 #' @return A tibble with one row per metric (and group of a grouped data
 #'   frame): the grouping columns, then `.metric`, `.estimator`, `.estimate`,
 #'   with the same values as the single metrics.
@@ -40,11 +47,13 @@
 selective_metrics <- function(data, score, loss, metrics = default_metrics,
                               ..., estimator = "alpha", method = "trapezoid",
                               optimum = "exact", coverage = NULL, risk = NULL,
+                              max_rejection = 1, coverage_range = NULL,
                               na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   spec <- metric_set_spec(
-    metrics, estimator, method, optimum, coverage, risk, call
+    metrics, estimator, method, optimum, coverage, risk, call,
+    max_rejection = max_rejection, coverage_range = coverage_range
   )
   if (is_remote_data(data)) {
     return(selective_metrics_remote(data, list(
@@ -76,11 +85,13 @@ selective_metrics_vec <- function(score, loss, metrics = default_metrics,
                                   ..., estimator = "alpha",
                                   method = "trapezoid", optimum = "exact",
                                   coverage = NULL, risk = NULL,
+                                  max_rejection = 1, coverage_range = NULL,
                                   na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   spec <- metric_set_spec(
-    metrics, estimator, method, optimum, coverage, risk, call
+    metrics, estimator, method, optimum, coverage, risk, call,
+    max_rejection = max_rejection, coverage_range = coverage_range
   )
   metric_set_compute(spec, score, loss, na_rm, case_weights, call)
 }
@@ -95,7 +106,8 @@ all_metrics <- metric_names()
 # target only when a metric needs it) and works out each metric's
 # `.estimator` from the registry (R/metric-registry.R).
 metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
-                            risk, call) {
+                            risk, call, max_rejection = 1,
+                            coverage_range = NULL) {
   if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
     abort_aurc(
       paste(
@@ -120,7 +132,8 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
     metrics,
     list(
       estimator = estimator, method = method, optimum = optimum,
-      coverage = coverage, risk = risk
+      coverage = coverage, risk = risk, max_rejection = max_rejection,
+      coverage_range = coverage_range
     ),
     call = call, always = c("estimator", "method", "optimum")
   )

@@ -359,8 +359,9 @@ warn_ignored_columns <- function(columns, call) {
 
 # The metrics of a score table, in the form of `db_metric_values()`: the
 # grouping columns, one column per metric, `.coverage`.
-score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
-  warn_ignored_columns(columns, call)
+score_table_metrics <- function(st, metrics, columns, options, call, # nolint
+                                warn_columns = TRUE) {
+  if (warn_columns) warn_ignored_columns(columns, call)
   check_bool(options$na_rm, "na_rm", call = call)
   gv <- attr(st, "group_vars")
   keys <- score_table_keys(st)
@@ -379,8 +380,10 @@ score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
   need_oracle <- "naurc" %in% metrics ||
     ("eaurc" %in% metrics && options$optimum == "exact")
   exact_eaurc <- "eaurc" %in% metrics && options$optimum == "exact"
-  cpp <- setdiff(metrics, c("naurc", if (exact_eaurc) "eaurc"))
+  cpp <- setdiff(metrics, c("naurc", "prr", if (exact_eaurc) "eaurc"))
   if (need_oracle) cpp <- union(cpp, c("aurc", "mean_loss"))
+  if (!length(cpp)) cpp <- "mean_loss"
+  kernels <- metric_kernels(cpp, options)
   G <- nrow(keys) # nolint: object_name_linter
   vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
   achieved <- rep(NA_real_, G)
@@ -399,10 +402,18 @@ score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
     s <- st$score[rows]
     ls <- st$loss_sum[rows]
     loss <- ifelse(n > 0, ls / n, 0)
-    res <- metrics_impl(s, loss, n, cpp, options$estimator, options$method,
-      options$optimum, options$coverage, options$risk
+    res <- metrics_impl(s, loss, n, kernels, options$estimator,
+      options$method, options$optimum, options$coverage, options$risk
     )
     v <- stats::setNames(res$values, cpp)
+    if ("prr" %in% metrics) {
+      lr <- rows_of_group(losses, keys, i, gv)
+      o <- order(s)
+      lo <- order(losses$loss[lr])
+      v[["prr"]] <- prr_groups_impl(n[o], ls[o], losses$n[lr][lo],
+        (losses$loss[lr] * losses$n[lr])[lo], options$max_rejection %||% 1
+      )
+    }
     if (need_oracle) {
       lr <- rows_of_group(losses, keys, i, gv)
       star <- oracle_from_losses(losses$loss[lr], losses$n[lr],
@@ -421,8 +432,8 @@ score_table_metrics <- function(st, metrics, columns, options, call) { # nolint
   for (m in metrics) {
     bad <- is.nan(vals[, m])
     if (any(bad)) {
-      if (m == "naurc") {
-        warn_naurc_undefined(call = call)
+      if (m %in% c("naurc", "prr")) {
+        warn_ratio_undefined(m, call = call)
       } else if (m %in% binary_metrics) {
         warn_one_class(m, call = call)
       }

@@ -50,7 +50,7 @@ std::vector<MetricSpec> metric_specs(const Rcpp::CharacterVector& metrics,
   for (R_xlen_t m = 0; m < metrics.size(); ++m) {
     const std::string name = Rcpp::as<std::string>(metrics[m]);
     MetricSpec s;
-    if (!parse_metric_kind(name, s.kind))
+    if (!parse_metric_name(name, s))
       Rcpp::stop("unknown metric '" + name + "'");
     s.estimator = estimator_arg(estimator);
     s.step = method == "step";

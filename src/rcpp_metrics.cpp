@@ -6,7 +6,9 @@
 #include "core/contribution.h"
 #include "core/curve.h"
 #include "core/failure.h"
+#include "core/metric_name.h"
 #include "core/oracle.h"
+#include "core/partial.h"
 #include "core/small_sort.h"
 
 using namespace aurc;
@@ -54,12 +56,14 @@ void loss_groups(const double* loss, const double* w, std::size_t n,
 
 enum class MetricCode {
   aurc, augrc, failure_auroc, failure_aupr, eaurc, eaugrc, naurc,
-  risk_at_coverage, coverage_at_risk, mean_loss
+  risk_at_coverage, coverage_at_risk, mean_loss, auarc, prr, partial_aurc,
+  partial_augrc
 };
 
 // The metrics asked for and their options, decoded once.
 struct MetricRequest {
   std::vector<MetricCode> codes;
+  std::vector<std::vector<double>> params;  // per metric ("prr@0.5")
   Estimator est;
   bool step, asymptotic;
   double coverage, risk;
@@ -72,16 +76,23 @@ MetricRequest metric_request(const Rcpp::CharacterVector& metrics,
                              double risk) {
   static const char* names[] = {
       "aurc",  "augrc", "failure_auroc",    "failure_aupr",     "eaurc",
-      "eaugrc", "naurc", "risk_at_coverage", "coverage_at_risk", "mean_loss"};
+      "eaugrc", "naurc", "risk_at_coverage", "coverage_at_risk", "mean_loss",
+      "auarc", "prr", "partial_aurc", "partial_augrc"};
+  const int n_names = static_cast<int>(sizeof(names) / sizeof(names[0]));
   MetricRequest req;
   for (R_xlen_t j = 0; j < metrics.size(); ++j) {
     const std::string name = Rcpp::as<std::string>(metrics[j]);
+    std::string base;
+    std::vector<double> params;
     int found = -1;
-    for (int k = 0; k < 10; ++k) {
-      if (name == names[k]) found = k;
+    if (split_metric_name(name, base, params)) {
+      for (int k = 0; k < n_names; ++k) {
+        if (base == names[k]) found = k;
+      }
     }
     if (found < 0) Rcpp::stop("unknown metric '" + name + "'");
     req.codes.push_back(static_cast<MetricCode>(found));
+    req.params.push_back(params);
   }
   req.est = estimator_arg(estimator);
   req.step = method == "step";
@@ -113,9 +124,14 @@ double metrics_on(const Source& groups, double n, const double* loss,
     have_aurc = true;
     return aurc_value;
   };
+  bool have_loss_groups = false;
+  auto ensure_loss_groups = [&]() {
+    if (!have_loss_groups) loss_groups(loss, w, len, ws, check);
+    have_loss_groups = true;
+  };
   auto get_oracle = [&]() {
     if (!have_oracle) {
-      loss_groups(loss, w, len, ws, check);
+      ensure_loss_groups();
       oracle_value = aurc_oracle(req.est, ws.by_loss, n);
     }
     have_oracle = true;
@@ -157,6 +173,21 @@ double metrics_on(const Source& groups, double n, const double* loss,
         break;
       case MetricCode::mean_loss:
         v = get_mean();
+        break;
+      case MetricCode::auarc:
+        v = 1.0 - get_aurc();
+        break;
+      case MetricCode::prr:
+        ensure_loss_groups();
+        v = prr_value(groups, ws.by_loss, n, metric_param(req.params[j], 0, 1.0));
+        break;
+      case MetricCode::partial_aurc:
+        v = partial_aurc(groups, n, metric_param(req.params[j], 0, 0.0),
+                         metric_param(req.params[j], 1, 1.0));
+        break;
+      case MetricCode::partial_augrc:
+        v = partial_augrc(groups, n, metric_param(req.params[j], 0, 0.0),
+                          metric_param(req.params[j], 1, 1.0));
         break;
     }
     out[j] = v;
@@ -401,4 +432,28 @@ Rcpp::List contribution_impl(double n) {
   failure_contributions(m, a.begin(), trap.begin(), step.begin());
   return Rcpp::List::create(Rcpp::_["aurc"] = a, Rcpp::_["augrc"] = trap,
                             Rcpp::_["augrc_step"] = step);
+}
+
+// PRR (src/core/partial.h) from collected groups: the tie groups of the
+// score in ascending score (counts and loss sums) and the groups of equal
+// loss in ascending loss (counts and loss sums), as a score table holds
+// them (R/score-table.R).
+// [[Rcpp::export(rng = false)]]
+double prr_groups_impl(const Rcpp::NumericVector& score_count,
+                       const Rcpp::NumericVector& score_loss,
+                       const Rcpp::NumericVector& loss_count,
+                       const Rcpp::NumericVector& loss_sum,
+                       double max_rejection) {
+  if (score_count.size() != score_loss.size() ||
+      loss_count.size() != loss_sum.size()) {
+    Rcpp::stop("group counts and sums must have the same length");
+  }
+  GroupVectors by_score, by_loss;
+  by_score.count.assign(score_count.begin(), score_count.end());
+  by_score.loss.assign(score_loss.begin(), score_loss.end());
+  by_loss.count.assign(loss_count.begin(), loss_count.end());
+  by_loss.loss.assign(loss_sum.begin(), loss_sum.end());
+  double n = 0.0;
+  for (double c : by_score.count) n += c;
+  return prr_value(by_score, by_loss, n, max_rejection);
 }

@@ -87,6 +87,8 @@ inline const std::vector<MetricEntry>& metric_registry() {
         {"eaurc", false, false, true, metric_spec(K::eaurc)},
         {"eaugrc", false, true, false, metric_spec(K::eaugrc)},
         {"naurc", false, false, true, metric_spec(K::naurc)},
+        {"auarc", true, false, false, metric_spec(K::auarc)},
+        {"prr", true, false, true, metric_spec(K::prr)},
     };
   }();
   return registry;

@@ -35,7 +35,9 @@
 #include "calibration_replicate.h"
 #include "curve.h"
 #include "failure.h"
+#include "metric_name.h"
 #include "oracle.h"
+#include "partial.h"
 #include "ties.h"
 
 namespace aurc {
@@ -58,7 +60,11 @@ enum class MetricKind {
   corp_mcb,
   corp_dsc,
   corp_unc,
-  mean_loss
+  mean_loss,
+  auarc,
+  prr,
+  partial_aurc,
+  partial_augrc
 };
 
 inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
@@ -82,7 +88,11 @@ inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
                {"corp_mcb", MetricKind::corp_mcb},
                {"corp_dsc", MetricKind::corp_dsc},
                {"corp_unc", MetricKind::corp_unc},
-               {"mean_loss", MetricKind::mean_loss}};
+               {"mean_loss", MetricKind::mean_loss},
+               {"auarc", MetricKind::auarc},
+               {"prr", MetricKind::prr},
+               {"partial_aurc", MetricKind::partial_aurc},
+               {"partial_augrc", MetricKind::partial_augrc}};
   for (const auto& e : table)
     if (name == e.name) {
       out = e.kind;
@@ -92,6 +102,7 @@ inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
 }
 
 // A metric with its options (the defaults are those of the _vec functions).
+
 struct MetricSpec {
   MetricKind kind = MetricKind::aurc;
   Estimator estimator = Estimator::alpha;  // aurc, eaurc, naurc
@@ -102,11 +113,13 @@ struct MetricSpec {
   std::size_t n_bins = 10;  // ece, mce, debiased_l2_ce (equal-width bins)
   SmoothOptions smooth;     // smooth_ece
   CorpScore corp = CorpScore::brier;  // corp_*
+  double max_rejection = 1.0;         // prr
+  double lo = 0.0, hi = 1.0;          // partial_aurc, partial_augrc
 
   // needs the groups in loss order (the oracle)
   bool by_loss() const {
     return (kind == MetricKind::eaurc && !asymptotic) ||
-           kind == MetricKind::naurc;
+           kind == MetricKind::naurc || kind == MetricKind::prr;
   }
   // needs the calibration bins
   bool by_bins() const {
@@ -124,13 +137,30 @@ struct MetricSpec {
   }
 };
 
+// Parses "name" or "name@params" (metric_name.h) into the kind and its
+// parameters: prr@max_rejection, partial_aurc@lo,hi, partial_augrc@lo,hi.
+inline bool parse_metric_name(const std::string& name, MetricSpec& out) {
+  std::string base;
+  std::vector<double> params;
+  if (!split_metric_name(name, base, params)) return false;
+  if (!parse_metric_kind(base, out.kind)) return false;
+  out.max_rejection = metric_param(params, 0, 1.0);
+  if (out.kind == MetricKind::partial_aurc ||
+      out.kind == MetricKind::partial_augrc) {
+    out.lo = metric_param(params, 0, 0.0);
+    out.hi = metric_param(params, 1, 1.0);
+  }
+  return true;
+}
+
 // Whether every metric's value is unchanged when all counts are multiplied
 // by one positive number: all but those that read counts as numbers of
 // copies (the exact optimum of E-AURC and NAURC) or of samples (the
 // debiased calibration error's n - 1).
 inline bool counts_scale_free(const std::vector<MetricSpec>& metrics) {
   for (const MetricSpec& m : metrics) {
-    if (m.kind == MetricKind::naurc || m.kind == MetricKind::debiased_l2_ce ||
+    if (m.kind == MetricKind::naurc || m.kind == MetricKind::prr ||
+        m.kind == MetricKind::debiased_l2_ce ||
         (m.kind == MetricKind::eaurc && !m.asymptotic))
       return false;
   }
@@ -252,6 +282,14 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return replicate_corp(*g.cases, m.corp).unc;
     case MetricKind::mean_loss:
       return total_loss(g.by_score) / g.n;
+    case MetricKind::auarc:
+      return 1.0 - aurc_estimate(m.estimator, g.by_score, g.n);
+    case MetricKind::prr:
+      return prr_value(g.by_score, *g.by_loss, g.n, m.max_rejection);
+    case MetricKind::partial_aurc:
+      return partial_aurc(g.by_score, g.n, m.lo, m.hi);
+    case MetricKind::partial_augrc:
+      return partial_augrc(g.by_score, g.n, m.lo, m.hi);
   }
   return nan;
 }

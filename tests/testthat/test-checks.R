@@ -203,18 +203,18 @@ test_that("metrics are the same for case weights at any scale", {
   f <- stats::rbinom(n, 1, 1 - s)
   l <- f * stats::rexp(n)
   w <- stats::runif(n, 0.5, 3)
-  # E-AURC and NAURC with the exact optimum treat weights as counts of
-  # copies (a strict oracle order), so they are not invariant to scaling
-  for (m in setdiff(aurc:::metric_names(), c("eaurc", "naurc"))) {
+  # E-AURC, NAURC and PRR with the exact optimum treat weights as counts
+  # of copies (a strict oracle order), so they are not invariant to scaling
+  for (m in setdiff(aurc:::metric_names(), c("eaurc", "naurc", "prr"))) {
     info <- aurc:::metric_info(m)
     loss <- if (info$input == "failure") f else l
     base <- selective_metrics_vec(s, loss, metrics = m, case_weights = w,
-      coverage = 0.5, risk = 0.3
+      coverage = 0.5, risk = 0.3, coverage_range = c(0.2, 0.9)
     )$.estimate
     for (k in c(1e-300, 1e-170, 1e-160, 1e154, 1e300)) {
       expect_equal(
         selective_metrics_vec(s, loss, metrics = m, case_weights = k * w,
-          coverage = 0.5, risk = 0.3
+          coverage = 0.5, risk = 0.3, coverage_range = c(0.2, 0.9)
         )$.estimate,
         base,
         tolerance = 1e-12, info = paste(m, k)

@@ -15,17 +15,21 @@ test_that("registry entries are complete and known to the C++ engine", {
   for (name in names(reg)) {
     info <- aurc:::metric_info(name)
     expect_true(info$direction %in% c("minimize", "maximize"))
-    expect_true(info$input %in% c("loss", "failure"))
+    expect_true(info$input %in% c("loss", "failure", "quality"))
     expect_true(all(info$options %in% names(aurc:::metric_option_registry)))
+    kernel <- aurc:::metric_kernels(name, list(
+      max_rejection = 0.5, coverage_range = c(0.2, 0.9)
+    ))
     res <- aurc:::metrics_impl(
-      c(3, 2, 1), c(0, 1, 1), double(), info$kernel, "alpha", "trapezoid",
+      c(3, 2, 1), c(0, 1, 1), double(), kernel, "alpha", "trapezoid",
       "exact", 0.5, 0.5
     )
     expect_true(is.finite(res$values))
   }
   expect_error(aurc:::metric_info("auc"), class = "aurc_error")
   lower_better <- c(
-    "aurc", "augrc", "eaurc", "eaugrc", "naurc", "risk_at_coverage"
+    "aurc", "augrc", "eaurc", "eaugrc", "naurc", "risk_at_coverage",
+    "partial_aurc", "partial_augrc"
   )
   expect_identical(
     names(Filter(function(x) x$direction == "minimize", reg)), lower_better
@@ -58,12 +62,17 @@ test_that("grouped evaluation equals the vector form group by group", {
     df <- grouped_test_data(binary)
     # shuffle the rows: grouped results must not depend on row order
     df <- df[sample(nrow(df)), ]
+    # a quality must lie in [0, 1]
+    df$loss <- pmin(df$loss, 1)
     gdf <- dplyr::group_by(df, g)
     names <- if (binary) aurc:::metric_names() else
       setdiff(aurc:::metric_names(), aurc:::binary_metrics)
     opts <- list(
       risk_at_coverage = list(coverage = 0.4),
-      coverage_at_risk = list(risk = 0.3)
+      coverage_at_risk = list(risk = 0.3),
+      partial_aurc = list(coverage_range = c(0.2, 0.7)),
+      partial_augrc = list(coverage_range = c(0.3, 1)),
+      prr = list(max_rejection = 0.6)
     )
     for (name in names) {
       vec <- getExportedValue("aurc", paste0(name, "_vec"))
@@ -113,12 +122,14 @@ test_that("selective_metrics() on groups equals it group by group", {
   metrics <- aurc:::all_metrics
   got <- suppressWarnings(selective_metrics(gdf, score, loss,
     metrics = metrics, coverage = 0.5, risk = 0.2, case_weights = w,
-    estimator = "sele", optimum = "asymptotic"
+    estimator = "sele", optimum = "asymptotic", coverage_range = c(0.1, 0.6),
+    max_rejection = 0.7
   ))
   want <- do.call(rbind, lapply(split(df, df$g), function(x) {
     suppressWarnings(selective_metrics_vec(x$score, x$loss,
       metrics = metrics, coverage = 0.5, risk = 0.2, case_weights = x$w,
-      estimator = "sele", optimum = "asymptotic"
+      estimator = "sele", optimum = "asymptotic",
+      coverage_range = c(0.1, 0.6), max_rejection = 0.7
     ))
   }))
   expect_identical(got$g, rep(sort(unique(df$g)), each = length(metrics)))

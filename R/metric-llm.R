@@ -1,0 +1,186 @@
+#' Prediction rejection ratio and area under the accuracy-rejection curve
+#'
+#' Metrics of an uncertainty (or confidence) measure for outputs whose
+#' quality is a number in `[0, 1]`, as used to evaluate large language
+#' models: the ROUGE of a generated answer, whether it was judged correct,
+#' a 0/1 accuracy. The score is a **confidence** (higher = accepted first);
+#' give an uncertainty as its negative.
+#'
+#' @section Definitions:
+#' Let `Q(c)` be the mean quality of the accepted outputs when a share `c`
+#' of them, the most confident, is accepted (tie-closed, as the selective
+#' risk of [rc_curve()]: tied scores are accepted together, and every output
+#' of a tie group is given the value of the whole group). With
+#' `loss = 1 - quality`, `Q(c) = 1 - R(c)` for the selective risk `R`.
+#'
+#' * `auarc()`: the area under the accuracy-rejection curve of Lin, Trivedi
+#'   and Sun (2024), `AUARC = 1 - AURC(1 - quality)` with the AURC
+#'   estimator `estimator` (default `"alpha"`, the mean of `Q` at the
+#'   coverages `1/n, 2/n, ..., 1`: SPEC's Eq. 10). The authors' code
+#'   integrates the same points by the trapezoid rule over positions
+#'   `0, 1/(n-1), ..., 1`, which gives, without ties,
+#'   `(n AUARC - (Q(1/n) + Q(1)) / 2) / (n - 1)`: an `O(1/n)` difference
+#'   (the tests check this identity).
+#' * `prr()`: the prediction rejection ratio (Malinin and Gales 2021;
+#'   LM-Polygraph, Vashurin et al. 2025) over the rejection range
+#'   `[0, max_rejection]`: with `A` the mean of `1 - Q` over coverages
+#'   `[1 - max_rejection, 1]` (the step curve of the `"alpha"` AURC,
+#'   integrated over that range and divided by its width), `A*` the same for
+#'   the oracle order (outputs sorted by quality, best first, strict order)
+#'   and `m` the mean of `1 - quality` (the expected value of `A` for a
+#'   random order, at every coverage),
+#'   `PRR = (m - A) / (m - A*)`.
+#'   It is 1 for the oracle, 0 in expectation for a random score, negative
+#'   for a score worse than random; at `max_rejection = 1` it is
+#'   `1 - NAURC` ([naurc()]). NA with a warning of class
+#'   `aurc_warning_undefined` when every quality is equal (`m = A*`).
+#'
+#' LM-Polygraph rejects `floor(max_rejection * n)` outputs and breaks ties
+#' by position; it min-max rescales the quality (PRR does not change under
+#' such a rescaling) and estimates the random reference by 1000 random
+#' permutations. Here the rejection range is exactly `max_rejection` (so
+#' the two agree when `max_rejection * n` is whole and scores are distinct),
+#' ties are accepted together, and the random reference is its exact
+#' expectation. With case weights, coverage is measured in weight.
+#'
+#' Intervals ([selective_ci()]), paired comparisons ([compare_scores()])
+#' and rankings ([bootstrap_ranking()]) take `metrics = "prr"` or
+#' `"auarc"` with `loss = 1 - quality`. Analytic intervals use the
+#' influence function of `1 - AURC` and `1 - NAURC`, so they are available
+#' for `auarc` and for `prr` with `max_rejection = 1`; the bootstrap covers
+#' every case.
+#'
+#' @inheritParams aurc
+#' @param quality The quality of each output, in `[0, 1]`, higher better
+#'   (a 0/1 correctness, or a ROUGE, BLEU or judged score). For the
+#'   data-frame form, an unquoted column.
+#' @param estimator The AURC estimator behind `auarc()`, as in [aurc()].
+#' @param max_rejection The largest share of outputs rejected, in `(0, 1]`.
+#' @return `_vec`: a single number. Data-frame form: a tibble with
+#'   `.metric`, `.estimator`, `.estimate` (and the grouping columns).
+#' @references Malinin, Gales (2021). Uncertainty estimation in
+#'   autoregressive structured prediction. ICLR 2021.
+#'
+#'   Vashurin, Fadeeva, Vazhentsev, et al. (2025). Benchmarking uncertainty
+#'   quantification methods for large language models with LM-Polygraph.
+#'   TACL 13.
+#'
+#'   Lin, Trivedi, Sun (2024). Generating with confidence: uncertainty
+#'   quantification for black-box large language models. TMLR.
+#' @examples
+#' set.seed(1)
+#' n <- 500
+#' confidence <- runif(n)
+#' rouge <- pmin(1, pmax(0, 0.3 + 0.5 * confidence + rnorm(n, sd = 0.2)))
+#' prr_vec(confidence, rouge)
+#' prr_vec(confidence, rouge, max_rejection = 0.5)
+#' auarc_vec(confidence, rouge)
+#' # an uncertainty is given as its negative
+#' entropy <- 1 - confidence + rnorm(n, sd = 0.1)
+#' prr(data.frame(entropy, rouge), -entropy, rouge)
+#' @export
+prr <- function(data, score, quality, ..., max_rejection = 1, na_rm = FALSE,
+                case_weights = NULL) {
+  metric_df_form("prr", ...)
+}
+
+#' @rdname prr
+#' @export
+prr_vec <- function(score, quality, ..., max_rejection = 1, na_rm = FALSE,
+                    case_weights = NULL) {
+  metric_vec_form("prr", ...)
+}
+
+#' @rdname prr
+#' @export
+auarc <- function(data, score, quality, ..., estimator = "alpha",
+                  na_rm = FALSE, case_weights = NULL) {
+  metric_df_form("auarc", ...)
+}
+
+#' @rdname prr
+#' @export
+auarc_vec <- function(score, quality, ..., estimator = "alpha",
+                      na_rm = FALSE, case_weights = NULL) {
+  metric_vec_form("auarc", ...)
+}
+
+# A quality in [0, 1] (numeric or logical, NA allowed) as the loss
+# 1 - quality the engine reads.
+quality_as_loss <- function(quality, call = rlang::caller_env()) {
+  if (!is.null(dim(quality)) && length(dim(quality)) > 1 &&
+    dim(quality)[2] != 1) {
+    abort_aurc(
+      "{.arg quality} must be a vector, not {.obj_type_friendly {quality}}.",
+      class = "aurc_error_type", call = call
+    )
+  }
+  if (!(is.double(quality) || is.integer(quality) || is.logical(quality)) ||
+    is.object(quality) && !is.logical(quality)) {
+    abort_aurc(
+      c(
+        "{.arg quality} must be a numeric vector of values in [0, 1].",
+        x = "It is {.obj_type_friendly {quality}}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  q <- as.double(quality)
+  bad <- which(!is.na(q) & !(q >= 0 & q <= 1))
+  if (length(bad)) {
+    abort_aurc(
+      c(
+        "{.arg quality} must lie in [0, 1] (higher = better).",
+        x = "Element {bad[1]} is {.val {q[bad[1]]}}.",
+        i = "Rescale a quality on another scale to [0, 1] first."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  1 - q
+}
+
+# The direction check of warn_if_suspicious() for a quality: a score that
+# rises with the loss 1 - quality is an uncertainty given as a confidence.
+warn_if_quality_backwards <- function(score, loss, call) {
+  if (!is_plain_numeric(score) || !is_plain_numeric(loss)) {
+    return(invisible())
+  }
+  st <- input_summary(score, loss)
+  if (st[["rows"]] < 20 || !rises(st[["r"]], st[["rows"]])) {
+    return(invisible())
+  }
+  warn_aurc(
+    c(
+      paste(
+        "Higher {.arg score} goes with lower {.arg quality}",
+        "(correlation {format(round(-st[['r']], 2), nsmall = 2)}): the",
+        "score ranks the outputs backwards."
+      ),
+      i = paste(
+        "{.arg score} must be a confidence (higher = more confident):",
+        "give an uncertainty (entropy, perplexity) as its negative."
+      ),
+      i = paste(
+        "If the score really is this poor, silence this with",
+        "{.code suppressWarnings(..., classes = \"aurc_warning_direction\")}."
+      )
+    ),
+    class = "aurc_warning_direction", call = call
+  )
+  invisible()
+}
+
+check_max_rejection <- function(x, call) {
+  check_number(x, 0, 1, arg = "max_rejection", call = call)
+  if (x == 0) {
+    abort_aurc(
+      c(
+        "{.arg max_rejection} must be in (0, 1].",
+        x = "It is {.val {x}}: nothing would be rejected."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  as.double(x)
+}
