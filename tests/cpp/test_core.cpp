@@ -27,6 +27,8 @@
 #include "core/smooth_ece.h"
 #include "core/influence.h"
 #include "core/ci_working_point.h"
+#include "core/metric_name.h"
+#include "core/partial.h"
 
 namespace {
 
@@ -2129,6 +2131,60 @@ void test_ci_stream() {
   }
 }
 
+// Partial areas and PRR (partial.h): hand cases, the oracle's closed form
+// against unit by unit, names with parameters (metric_name.h).
+void test_partial_and_prr() {
+  using aurc::GroupVectors;
+  // two samples: scores 0.9 (loss 1), 0.1 (loss 0); groups ascending
+  GroupVectors g;
+  g.count = {1.0, 1.0};
+  g.loss = {0.0, 1.0};
+  CHECK(close(aurc::partial_aurc(g, 2.0, 0.0, 1.0), 0.5 + std::log(2.0) / 2));
+  CHECK(close(aurc::partial_aurc(g, 2.0, 0.5, 1.0), std::log(2.0) / 2));
+  CHECK(close(aurc::partial_augrc(g, 2.0, 0.0, 1.0), 0.375));
+  CHECK(std::isnan(aurc::partial_aurc(g, 0.0, 0.0, 1.0)));
+  // four outputs, losses 0 1 0 1 by descending score: PRR 4/7; the
+  // oracle groups (loss 0: count 2, loss 1: count 2)
+  GroupVectors s4, o4;
+  s4.count = {1, 1, 1, 1};
+  s4.loss = {1, 0, 1, 0};  // ascending score: 0.6, 0.7, 0.8, 0.9
+  o4.count = {2, 2};
+  o4.loss = {0, 2};
+  CHECK(close(aurc::prr_value(s4, o4, 4.0, 1.0), 4.0 / 7.0));
+  CHECK(close(aurc::prr_value(s4, o4, 4.0, 0.75), 0.25));
+  CHECK(std::isnan(aurc::prr_value(s4, o4, 4.0, 0.0)));
+  // the oracle's long runs in closed form = unit by unit (runs above and
+  // below the loop limit, windows cutting units, fractional counts)
+  GroupVectors big;
+  big.count = {150.0, 90.5, 300.25};
+  big.loss = {0.0, 90.5 * 0.4, 300.25};
+  const double n = 150.0 + 90.5 + 300.25;
+  const double windows[][2] = {{0, n}, {10.3, 200.7}, {149.5, 151.5},
+                               {240.2, 240.9}, {0.5, 0.7}, {300, n}};
+  for (const auto& wdw : windows) {
+    double brute = 0.0, above = 0.0, loss = 0.0;
+    aurc::oracle_source(big).descending([&](double c, double sum) {
+      const double start = above;
+      above += c;
+      loss += sum;
+      const double ov = std::min(above, wdw[1]) - std::max(start, wdw[0]);
+      if (ov > 0) brute += ov * loss / above;
+    });
+    CHECK(close(aurc::oracle_step_window(big, wdw[0], wdw[1]), brute, 1e-11));
+  }
+  // names with parameters
+  std::string base;
+  std::vector<double> p;
+  CHECK(aurc::split_metric_name("prr@0.5", base, p) && base == "prr" &&
+        p.size() == 1 && p[0] == 0.5);
+  CHECK(aurc::split_metric_name("partial_aurc@0.10000000000000001,1", base,
+                                p) &&
+        p.size() == 2 && p[0] == 0.1 && p[1] == 1.0);
+  CHECK(aurc::split_metric_name("aurc", base, p) && p.empty());
+  CHECK(!aurc::split_metric_name("prr@x", base, p));
+  CHECK(!aurc::split_metric_name("prr@", base, p));
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -2172,6 +2228,7 @@ int main() {
   test_ci_calibration();
   test_binomial_draw();
   test_ci_draws_binomial();
+  test_partial_and_prr();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;
