@@ -30,7 +30,8 @@
 ci_bootstrap_metrics <- c(
   "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
   "naurc", "risk_at_coverage", "coverage_at_risk", "partial_aurc",
-  "partial_augrc", "auarc", "prr", "ece", "mce",
+  "partial_augrc", "fpr_at_tpr", "achievable_aurc", "auarc", "prr", "ece",
+  "mce",
   "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb", "corp_dsc",
   "corp_unc"
 )
@@ -363,7 +364,8 @@ ci_check_options <- function(options, metrics, call) {
   }
   known <- c(
     "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
-    "smooth_method", "corp_score", "edges", "max_rejection", "coverage_range"
+    "smooth_method", "corp_score", "edges", "max_rejection", "coverage_range",
+    "rule", "tpr"
   )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {
@@ -378,7 +380,8 @@ ci_check_options <- function(options, metrics, call) {
   out <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
     coverage = 0.5, risk = 0.5, n_bins = 10, sigma = NULL,
-    smooth_method = "fine", corp_score = "brier", max_rejection = 1
+    smooth_method = "fine", corp_score = "brier", max_rejection = 1,
+    rule = "tie_closed", tpr = 0.95
   )
   out[names(options)] <- options
   out$estimator <- check_choice(out$estimator, aurc_estimators,
@@ -407,6 +410,12 @@ ci_check_options <- function(options, metrics, call) {
   )
   out$risk <- check_number(out$risk, 0, arg = "options$risk", call = call)
   out$max_rejection <- check_max_rejection(out$max_rejection, call)
+  out$rule <- check_choice(out$rule, c("tie_closed", "lowest_risk"),
+    arg = "options$rule", call = call
+  )
+  out$tpr <- check_number(out$tpr, 0, 1, open = TRUE, arg = "options$tpr",
+    call = call
+  )
   if (!is.null(out$coverage_range)) {
     out$coverage_range <- check_coverage_range(out$coverage_range, call)
   }

@@ -191,7 +191,8 @@ NULL
 influence_options <- function(options = list()) {
   defaults <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
-    coverage = 0.5, risk = 0.5, n_bins = 10L, max_rejection = 1
+    coverage = 0.5, risk = 0.5, n_bins = 10L, max_rejection = 1,
+    rule = "tie_closed", tpr = 0.95
   )
   out <- utils::modifyList(defaults, as.list(options))
   if (is.null(out$coverage)) out$coverage <- 0.5
@@ -216,7 +217,8 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     )
   }
   derived <- c(auarc = "aurc", prr = "naurc")
-  if (!any(metrics %in% c(names(derived), partial_metrics))) {
+  if (!any(metrics %in% names(derived)) &&
+    !length(without_influence(metrics, o))) {
     return(run(metrics, o$estimator))
   }
   # AUARC = 1 - AURC and PRR (max_rejection = 1) = 1 - NAURC of the
@@ -245,11 +247,13 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
 partial_metrics <- c("partial_aurc", "partial_augrc")
 
 # The metrics of `metrics` without an influence function (yet) with the
-# options `options`: the partial areas, and PRR over part of the
-# rejection range.
+# options `options`: the partial areas, FPR at TPR, the achievable AURC,
+# PRR over part of the rejection range and fd-shifts' working point.
 without_influence <- function(metrics, options) {
   mr <- options$max_rejection %||% 1
-  metrics[metrics %in% partial_metrics | (metrics == "prr" & mr != 1)]
+  lowest <- identical(options$rule, "lowest_risk")
+  metrics[metrics %in% c(partial_metrics, "fpr_at_tpr", "achievable_aurc") |
+    (metrics == "prr" & mr != 1) | (metrics == "risk_at_coverage" & lowest)]
 }
 
 # method = "analytic" for a metric without an influence function: a
@@ -263,10 +267,7 @@ ci_check_analytic_partial <- function(spec, call) {
         "{.arg method} = {.val analytic} is not available for {.val {bad}}",
         "with these options: no influence function yet."
       ),
-      i = paste(
-        "Use {.code method = \"bootstrap\"} (or {.code max_rejection = 1}",
-        "for {.val prr})."
-      )
+      i = "Use {.code method = \"bootstrap\"}."
     ),
     class = c("aurc_error_method", "aurc_error_value"), call = call
   )

@@ -90,10 +90,12 @@
 #' @section Metrics and their inputs:
 #' `metrics` takes any of `"aurc"`, `"augrc"`, `"failure_auroc"`,
 #' `"failure_aupr"`, `"eaurc"`, `"eaugrc"`, `"naurc"`, `"risk_at_coverage"`,
-#' `"coverage_at_risk"`, `"partial_aurc"`, `"partial_augrc"`, `"auarc"`,
-#' `"prr"` (as in [selective_metrics()]; the last two read `loss` as
-#' `1 - quality`; the partial areas and `"prr"` with `max_rejection < 1`
-#' have bootstrap intervals only), and the calibration
+#' `"coverage_at_risk"`, `"partial_aurc"`, `"partial_augrc"`,
+#' `"fpr_at_tpr"`, `"achievable_aurc"`, `"auarc"`, `"prr"` (as in
+#' [selective_metrics()]; the last two read `loss` as `1 - quality`; the
+#' partial areas, `"fpr_at_tpr"`, `"achievable_aurc"`, `"prr"` with
+#' `max_rejection < 1` and `"risk_at_coverage"` with
+#' `rule = "lowest_risk"` have bootstrap intervals only), and the calibration
 #' errors `"ece"`, `"mce"` (as [mce_vec()]), `"debiased_l2_ce"` (as
 #' [ece_vec()] with `debias = TRUE`), `"smooth_ece"` (as
 #' [smooth_ece_vec()]), `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"` and
@@ -143,6 +145,8 @@
 #' @param max_rejection The largest share rejected, for `"prr"`.
 #' @param coverage_range The range of coverage `c(c1, c2)` of
 #'   `"partial_aurc"` and `"partial_augrc"`.
+#' @param rule The rule of `"risk_at_coverage"` ([risk_at_coverage()]).
+#' @param tpr The true positive rate of `"fpr_at_tpr"`.
 #' @param binning Bins of `"ece"`, `"mce"` and `"debiased_l2_ce"`:
 #'   `"adaptive"` (the default, as in [ece()]), `"equal_mass"` or
 #'   `"equal_width"` (see Metrics and their inputs).
@@ -198,6 +202,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
                          augrc_method = "trapezoid", optimum = "exact",
                          coverage = NULL, risk = NULL, n_bins = 10,
                          max_rejection = 1, coverage_range = NULL,
+                         rule = "tie_closed", tpr = 0.95,
                          sigma = NULL, smooth_method = "fine",
                          corp_score = "brier", binning = "adaptive",
                          na_rm = FALSE, case_weights = NULL, threads = 1) {
@@ -212,7 +217,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
       binning = binning, n_bins_given = !missing(n_bins)
     ),
     call = call, max_rejection = max_rejection,
-    coverage_range = coverage_range
+    coverage_range = coverage_range, rule = rule, tpr = tpr
   )
   check_data_frame(data, call = call)
   values <- Map(
@@ -262,6 +267,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
                              augrc_method = "trapezoid", optimum = "exact",
                              coverage = NULL, risk = NULL, n_bins = 10,
                              max_rejection = 1, coverage_range = NULL,
+                             rule = "tie_closed", tpr = 0.95,
                              sigma = NULL, smooth_method = "fine",
                              corp_score = "brier", binning = "adaptive",
                              na_rm = FALSE, case_weights = NULL,
@@ -277,7 +283,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
       binning = binning, n_bins_given = !missing(n_bins)
     ),
     call = call, max_rejection = max_rejection,
-    coverage_range = coverage_range
+    coverage_range = coverage_range, rule = rule, tpr = tpr
   )
   loss <- ci_loss(spec, score, if (missing(loss)) NULL else loss, correct,
     case_weights, call
@@ -358,7 +364,8 @@ ci_ignored <- function(type_missing, times_missing, threads_missing) {
 ci_spec <- function(metrics, method, type, conf_level, times, estimator,
                     augrc_method, optimum, coverage, risk, n_bins, threads,
                     ignored, calibration = list(), call, max_rejection = 1,
-                    coverage_range = NULL) {
+                    coverage_range = NULL, rule = "tie_closed",
+                    tpr = 0.95) {
   if (is.character(metrics) && length(metrics) > 0 && !anyNA(metrics)) {
     bad <- setdiff(metrics, ci_metrics)
     if (length(bad) > 0) {
@@ -375,7 +382,8 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   spec <- metric_set_spec(
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,
     coverage, risk, call,
-    max_rejection = max_rejection, coverage_range = coverage_range
+    max_rejection = max_rejection, coverage_range = coverage_range,
+    rule = rule, tpr = tpr
   )
   # the registry's options as fields of the spec (coverage and risk at a
   # placeholder where no metric uses them)
@@ -386,6 +394,8 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   spec$risk <- if (is.null(opts$risk)) 0.5 else opts$risk
   spec$max_rejection <- opts$max_rejection
   spec$coverage_range <- opts$coverage_range
+  spec$rule <- opts$rule
+  spec$tpr <- opts$tpr
   spec$binary <- any(vapply(spec$metrics, metric_needs_failure, logical(1),
     opts
   ))
@@ -586,6 +596,7 @@ ci_options <- function(spec) {
     optimum = spec$optimum, coverage = spec$coverage, risk = spec$risk,
     max_rejection = spec$max_rejection %||% 1,
     coverage_range = spec$coverage_range,
+    rule = spec$rule %||% "tie_closed", tpr = spec$tpr %||% 0.95,
     n_bins = spec$n_bins, sigma = spec$sigma,
     smooth_method = if (is.null(spec$smooth_method)) "fine" else
       spec$smooth_method,

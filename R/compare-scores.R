@@ -93,7 +93,8 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
                            estimator = "alpha", augrc_method = "trapezoid",
                            optimum = "exact", coverage = NULL, risk = NULL,
                            n_bins = 10, max_rejection = 1,
-                           coverage_range = NULL, binning = "adaptive",
+                           coverage_range = NULL, rule = "tie_closed",
+                           tpr = 0.95, binning = "adaptive",
                            na_rm = FALSE,
                            case_weights = NULL, threads = 1) {
   check_dots(...)
@@ -111,7 +112,7 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     calibration = list(binning = binning, n_bins_given = !missing(n_bins)),
     call = call, max_rejection = max_rejection,
-    coverage_range = coverage_range
+    coverage_range = coverage_range, rule = rule, tpr = tpr
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)
@@ -500,7 +501,8 @@ metric_label <- function(metric) {
     corp_dsc = "CORP discrimination (DSC)",
     corp_unc = "CORP uncertainty (UNC)", corp_mean_score = "mean score",
     partial_aurc = "partial AURC", partial_augrc = "partial AUGRC",
-    auarc = "AUARC", prr = "PRR"
+    auarc = "AUARC", prr = "PRR", fpr_at_tpr = "FPR at TPR",
+    achievable_aurc = "achievable AURC"
   )
   unname(labels[metric])
 }

@@ -72,7 +72,9 @@ metric_db <- function(data, metrics, columns, options = list(),
 # GROUP BY rather than by one aggregate: the partial areas, and PRR unless
 # it is 1 - NAURC of the "alpha" estimator.
 db_needs_score_table <- function(metrics, options) {
-  any(metrics %in% partial_metrics) ||
+  any(metrics %in% c(partial_metrics, "fpr_at_tpr", "achievable_aurc")) ||
+    ("risk_at_coverage" %in% metrics &&
+      identical(options$rule, "lowest_risk")) ||
     ("prr" %in% metrics &&
       ((options$max_rejection %||% 1) != 1 || options$estimator != "alpha"))
 }

@@ -9,12 +9,24 @@
 #'   under ties, that covers at least that share. Ties can make the achieved
 #'   coverage larger than asked; the data-frame form reports it in
 #'   `.coverage`.
+#'
+#'   `rule = "lowest_risk"` is fd-shifts' working point
+#'   (`get_working_point(target_cov = )`, Traub et al. 2024): the lowest
+#'   selective risk among all thresholds whose coverage is at least
+#'   `coverage` (of equal risks, the largest coverage). It is never above
+#'   the tie-closed rule's risk, and it is what a user who may accept more
+#'   than asked would choose; the data-frame form's `.coverage` says how
+#'   much more. Its intervals are bootstrap only.
 #' * `coverage_at_risk()`: the largest coverage among the thresholds whose
 #'   selective risk is at most `risk`; 0 when no threshold qualifies.
 #'
 #' @inheritParams aurc
 #' @param coverage The coverage wanted, a number in `[0, 1]`.
 #' @param risk The largest selective risk allowed, a number `>= 0`.
+#' @param rule How the threshold for `coverage` is chosen: `"tie_closed"`
+#'   (the default: the smallest tie-closed set covering at least
+#'   `coverage`) or `"lowest_risk"` (fd-shifts: the lowest risk among all
+#'   thresholds covering at least `coverage`).
 #' @return `_vec`: a single number. Data-frame form: a tibble with
 #'   `.metric`, `.estimator` (the target, e.g. `"coverage=0.8"`) and
 #'   `.estimate`; `risk_at_coverage()` adds `.coverage`, the coverage
@@ -26,15 +38,21 @@
 #' risk_at_coverage_vec(score, failure, coverage = 0.5)
 #' risk_at_coverage(data.frame(score, failure), score, failure, coverage = 0.4)
 #' coverage_at_risk_vec(score, failure, risk = 0.25)
+#' # fd-shifts' rule: the 4 most confident have a lower risk than those 3
+#' risk_at_coverage(data.frame(score, failure), score, failure,
+#'   coverage = 0.5, rule = "lowest_risk"
+#' )
 #' @export
-risk_at_coverage <- function(data, score, loss, ..., coverage, na_rm = FALSE,
+risk_at_coverage <- function(data, score, loss, ..., coverage,
+                             rule = "tie_closed", na_rm = FALSE,
                              case_weights = NULL) {
   metric_df_form("risk_at_coverage", ...)
 }
 
 #' @rdname risk_at_coverage
 #' @export
-risk_at_coverage_vec <- function(score, loss, ..., coverage, na_rm = FALSE,
+risk_at_coverage_vec <- function(score, loss, ..., coverage,
+                                 rule = "tie_closed", na_rm = FALSE,
                                  case_weights = NULL) {
   metric_vec_form("risk_at_coverage", ...)
 }

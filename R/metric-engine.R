@@ -3,7 +3,9 @@
 # C++ (src/rcpp_metrics.cpp). Each public metric is a thin wrapper.
 
 # Metrics defined only for 0/1 failures.
-binary_metrics <- c("failure_auroc", "failure_aupr", "eaugrc")
+binary_metrics <- c(
+  "failure_auroc", "failure_aupr", "eaugrc", "fpr_at_tpr", "achievable_aurc"
+)
 
 # `metrics`: names understood by metrics_impl(). Returns the values (NA
 # where undefined, with a classed warning) in the order of `metrics`, with

@@ -93,9 +93,20 @@ metric_registry <- list(
   ),
   risk_at_coverage = new_metric_entry(
     "risk_at_coverage", "risk at coverage",
-    direction = "minimize", input = "loss", options = "coverage",
-    label = function(o) paste0("coverage=", o$coverage), range = c(0, 1),
-    coverage = TRUE
+    direction = "minimize", input = "loss", options = c("coverage", "rule"),
+    label = function(o) {
+      paste0("coverage=", o$coverage,
+        if (identical(o$rule, "lowest_risk")) "/lowest_risk"
+      )
+    },
+    range = c(0, 1), coverage = TRUE,
+    kernel = function(o) {
+      if (identical(o$rule, "lowest_risk")) {
+        "risk_at_coverage@1"
+      } else {
+        "risk_at_coverage"
+      }
+    }
   ),
   coverage_at_risk = new_metric_entry(
     "coverage_at_risk", "coverage at risk",
@@ -115,6 +126,17 @@ metric_registry <- list(
     label = function(o) coverage_range_label(o$coverage_range),
     range = c(0, 0.5),
     kernel = function(o) kernel_name("partial_augrc", o$coverage_range)
+  ),
+  fpr_at_tpr = new_metric_entry(
+    "fpr_at_tpr", "FPR at TPR",
+    direction = "minimize", input = "failure", options = "tpr",
+    label = function(o) paste0("tpr=", format(o$tpr)), range = c(0, 1),
+    kernel = function(o) kernel_name("fpr_at_tpr", o$tpr)
+  ),
+  achievable_aurc = new_metric_entry(
+    "achievable_aurc", "achievable AURC",
+    direction = "minimize", input = "failure",
+    label = function(o) "convex_hull", range = c(0, 1)
   ),
   auarc = new_metric_entry(
     "auarc", "AUARC",
@@ -183,6 +205,20 @@ metric_option_registry <- list(
   risk = list(
     default = NULL,
     check = function(x, call) check_number(x, 0, arg = "risk", call = call)
+  ),
+  rule = list(
+    default = "tie_closed",
+    check = function(x, call) {
+      check_choice(x, c("tie_closed", "lowest_risk"), arg = "rule",
+        call = call
+      )
+    }
+  ),
+  tpr = list(
+    default = 0.95,
+    check = function(x, call) {
+      check_number(x, 0, 1, open = TRUE, arg = "tpr", call = call)
+    }
   ),
   max_rejection = list(
     default = 1,

@@ -12,10 +12,12 @@
 #' ([eaugrc_vec()]), `"naurc"` ([naurc_vec()], `estimator`),
 #' `"risk_at_coverage"` (`coverage`), `"coverage_at_risk"` (`risk`),
 #' `"partial_aurc"`, `"partial_augrc"` ([partial_aurc_vec()],
-#' `coverage_range`), `"auarc"` ([auarc_vec()], `estimator`) and `"prr"`
+#' `coverage_range`), `"fpr_at_tpr"` (`tpr`), `"achievable_aurc"`
+#' ([fpr_at_tpr_vec()]), `"auarc"` ([auarc_vec()], `estimator`) and `"prr"`
 #' ([prr_vec()], `max_rejection`); the last two read the loss as
 #' `1 - quality`.
-#' `"failure_auroc"`, `"failure_aupr"`, `"eaugrc"` and `"eaurc"` with
+#' `"failure_auroc"`, `"failure_aupr"`, `"eaugrc"`, `"fpr_at_tpr"`,
+#' `"achievable_aurc"` and `"eaurc"` with
 #' `optimum = "asymptotic"` need a 0/1 loss.
 #'
 #' @inheritParams aurc
@@ -30,6 +32,9 @@
 #' @param max_rejection The largest share rejected, for `"prr"`.
 #' @param coverage_range The range of coverage `c(c1, c2)` of
 #'   `"partial_aurc"` and `"partial_augrc"` (needed only then).
+#' @param rule The rule of `"risk_at_coverage"`, `"tie_closed"` or
+#'   `"lowest_risk"` ([risk_at_coverage()]).
+#' @param tpr The true positive rate of `"fpr_at_tpr"`.
 #' @return A tibble with one row per metric (and group of a grouped data
 #'   frame): the grouping columns, then `.metric`, `.estimator`, `.estimate`,
 #'   with the same values as the single metrics.
@@ -48,12 +53,14 @@ selective_metrics <- function(data, score, loss, metrics = default_metrics,
                               ..., estimator = "alpha", method = "trapezoid",
                               optimum = "exact", coverage = NULL, risk = NULL,
                               max_rejection = 1, coverage_range = NULL,
+                              rule = "tie_closed", tpr = 0.95,
                               na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   spec <- metric_set_spec(
     metrics, estimator, method, optimum, coverage, risk, call,
-    max_rejection = max_rejection, coverage_range = coverage_range
+    max_rejection = max_rejection, coverage_range = coverage_range,
+    rule = rule, tpr = tpr
   )
   if (is_remote_data(data)) {
     return(selective_metrics_remote(data, list(
@@ -86,12 +93,14 @@ selective_metrics_vec <- function(score, loss, metrics = default_metrics,
                                   method = "trapezoid", optimum = "exact",
                                   coverage = NULL, risk = NULL,
                                   max_rejection = 1, coverage_range = NULL,
+                                  rule = "tie_closed", tpr = 0.95,
                                   na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   spec <- metric_set_spec(
     metrics, estimator, method, optimum, coverage, risk, call,
-    max_rejection = max_rejection, coverage_range = coverage_range
+    max_rejection = max_rejection, coverage_range = coverage_range,
+    rule = rule, tpr = tpr
   )
   metric_set_compute(spec, score, loss, na_rm, case_weights, call)
 }
@@ -107,7 +116,8 @@ all_metrics <- metric_names()
 # `.estimator` from the registry (R/metric-registry.R).
 metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
                             risk, call, max_rejection = 1,
-                            coverage_range = NULL) {
+                            coverage_range = NULL, rule = "tie_closed",
+                            tpr = 0.95) {
   if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
     abort_aurc(
       paste(
@@ -133,7 +143,7 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
     list(
       estimator = estimator, method = method, optimum = optimum,
       coverage = coverage, risk = risk, max_rejection = max_rejection,
-      coverage_range = coverage_range
+      coverage_range = coverage_range, rule = rule, tpr = tpr
     ),
     call = call, always = c("estimator", "method", "optimum")
   )

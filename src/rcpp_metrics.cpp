@@ -9,6 +9,7 @@
 #include "core/metric_name.h"
 #include "core/oracle.h"
 #include "core/partial.h"
+#include "core/working_points.h"
 #include "core/small_sort.h"
 
 using namespace aurc;
@@ -57,7 +58,7 @@ void loss_groups(const double* loss, const double* w, std::size_t n,
 enum class MetricCode {
   aurc, augrc, failure_auroc, failure_aupr, eaurc, eaugrc, naurc,
   risk_at_coverage, coverage_at_risk, mean_loss, auarc, prr, partial_aurc,
-  partial_augrc
+  partial_augrc, fpr_at_tpr, achievable_aurc
 };
 
 // The metrics asked for and their options, decoded once.
@@ -77,7 +78,8 @@ MetricRequest metric_request(const Rcpp::CharacterVector& metrics,
   static const char* names[] = {
       "aurc",  "augrc", "failure_auroc",    "failure_aupr",     "eaurc",
       "eaugrc", "naurc", "risk_at_coverage", "coverage_at_risk", "mean_loss",
-      "auarc", "prr", "partial_aurc", "partial_augrc"};
+      "auarc", "prr", "partial_aurc", "partial_augrc", "fpr_at_tpr",
+      "achievable_aurc"};
   const int n_names = static_cast<int>(sizeof(names) / sizeof(names[0]));
   MetricRequest req;
   for (R_xlen_t j = 0; j < metrics.size(); ++j) {
@@ -166,7 +168,10 @@ double metrics_on(const Source& groups, double n, const double* loss,
         v = naurc_value(get_aurc(), get_oracle(), get_mean());
         break;
       case MetricCode::risk_at_coverage:
-        v = risk_at_coverage(groups, n, req.coverage, achieved);
+        // "risk_at_coverage@1": the lowest risk at or above the coverage
+        v = metric_param(req.params[j], 0, 0.0) == 1.0
+                ? risk_at_coverage_lowest(groups, n, req.coverage, achieved)
+                : risk_at_coverage(groups, n, req.coverage, achieved);
         break;
       case MetricCode::coverage_at_risk:
         v = aurc::coverage_at_risk(groups, n, req.risk);
@@ -188,6 +193,12 @@ double metrics_on(const Source& groups, double n, const double* loss,
       case MetricCode::partial_augrc:
         v = partial_augrc(groups, n, metric_param(req.params[j], 0, 0.0),
                           metric_param(req.params[j], 1, 1.0));
+        break;
+      case MetricCode::fpr_at_tpr:
+        v = fpr_at_tpr(groups, metric_param(req.params[j], 0, 0.95));
+        break;
+      case MetricCode::achievable_aurc:
+        v = achievable_aurc(groups, n);
         break;
     }
     out[j] = v;

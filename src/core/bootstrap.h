@@ -89,6 +89,9 @@ inline const std::vector<MetricEntry>& metric_registry() {
         {"naurc", false, false, true, metric_spec(K::naurc)},
         {"auarc", true, false, false, metric_spec(K::auarc)},
         {"prr", true, false, true, metric_spec(K::prr)},
+        {"fpr_at_tpr", false, true, false, metric_spec(K::fpr_at_tpr)},
+        {"achievable_aurc", false, true, false,
+         metric_spec(K::achievable_aurc)},
     };
   }();
   return registry;

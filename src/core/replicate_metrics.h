@@ -38,6 +38,7 @@
 #include "metric_name.h"
 #include "oracle.h"
 #include "partial.h"
+#include "working_points.h"
 #include "ties.h"
 
 namespace aurc {
@@ -64,7 +65,9 @@ enum class MetricKind {
   auarc,
   prr,
   partial_aurc,
-  partial_augrc
+  partial_augrc,
+  fpr_at_tpr,
+  achievable_aurc
 };
 
 inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
@@ -92,7 +95,9 @@ inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
                {"auarc", MetricKind::auarc},
                {"prr", MetricKind::prr},
                {"partial_aurc", MetricKind::partial_aurc},
-               {"partial_augrc", MetricKind::partial_augrc}};
+               {"partial_augrc", MetricKind::partial_augrc},
+               {"fpr_at_tpr", MetricKind::fpr_at_tpr},
+               {"achievable_aurc", MetricKind::achievable_aurc}};
   for (const auto& e : table)
     if (name == e.name) {
       out = e.kind;
@@ -115,6 +120,8 @@ struct MetricSpec {
   CorpScore corp = CorpScore::brier;  // corp_*
   double max_rejection = 1.0;         // prr
   double lo = 0.0, hi = 1.0;          // partial_aurc, partial_augrc
+  double tpr = 0.95;                  // fpr_at_tpr
+  bool lowest_risk = false;           // risk_at_coverage: fd-shifts' rule
 
   // needs the groups in loss order (the oracle)
   bool by_loss() const {
@@ -145,6 +152,9 @@ inline bool parse_metric_name(const std::string& name, MetricSpec& out) {
   if (!split_metric_name(name, base, params)) return false;
   if (!parse_metric_kind(base, out.kind)) return false;
   out.max_rejection = metric_param(params, 0, 1.0);
+  out.tpr = metric_param(params, 0, 0.95);
+  out.lowest_risk = out.kind == MetricKind::risk_at_coverage &&
+                    metric_param(params, 0, 0.0) == 1.0;
   if (out.kind == MetricKind::partial_aurc ||
       out.kind == MetricKind::partial_augrc) {
     out.lo = metric_param(params, 0, 0.0);
@@ -258,6 +268,8 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
                          total_loss(g.by_score) / g.n);
     case MetricKind::risk_at_coverage: {
       double achieved;
+      if (m.lowest_risk)
+        return risk_at_coverage_lowest(g.by_score, g.n, m.coverage, achieved);
       return risk_at_coverage(g.by_score, g.n, m.coverage, achieved);
     }
     case MetricKind::coverage_at_risk:
@@ -290,6 +302,10 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return partial_aurc(g.by_score, g.n, m.lo, m.hi);
     case MetricKind::partial_augrc:
       return partial_augrc(g.by_score, g.n, m.lo, m.hi);
+    case MetricKind::fpr_at_tpr:
+      return fpr_at_tpr(g.by_score, m.tpr);
+    case MetricKind::achievable_aurc:
+      return achievable_aurc(g.by_score, g.n);
   }
   return nan;
 }

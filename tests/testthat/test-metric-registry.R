@@ -18,7 +18,7 @@ test_that("registry entries are complete and known to the C++ engine", {
     expect_true(info$input %in% c("loss", "failure", "quality"))
     expect_true(all(info$options %in% names(aurc:::metric_option_registry)))
     kernel <- aurc:::metric_kernels(name, list(
-      max_rejection = 0.5, coverage_range = c(0.2, 0.9)
+      max_rejection = 0.5, coverage_range = c(0.2, 0.9), tpr = 0.9
     ))
     res <- aurc:::metrics_impl(
       c(3, 2, 1), c(0, 1, 1), double(), kernel, "alpha", "trapezoid",
@@ -29,7 +29,7 @@ test_that("registry entries are complete and known to the C++ engine", {
   expect_error(aurc:::metric_info("auc"), class = "aurc_error")
   lower_better <- c(
     "aurc", "augrc", "eaurc", "eaugrc", "naurc", "risk_at_coverage",
-    "partial_aurc", "partial_augrc"
+    "partial_aurc", "partial_augrc", "fpr_at_tpr", "achievable_aurc"
   )
   expect_identical(
     names(Filter(function(x) x$direction == "minimize", reg)), lower_better
@@ -72,7 +72,8 @@ test_that("grouped evaluation equals the vector form group by group", {
       coverage_at_risk = list(risk = 0.3),
       partial_aurc = list(coverage_range = c(0.2, 0.7)),
       partial_augrc = list(coverage_range = c(0.3, 1)),
-      prr = list(max_rejection = 0.6)
+      prr = list(max_rejection = 0.6),
+      fpr_at_tpr = list(tpr = 0.8)
     )
     for (name in names) {
       vec <- getExportedValue("aurc", paste0(name, "_vec"))

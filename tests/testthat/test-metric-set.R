@@ -5,7 +5,8 @@ test_that("selective_metrics equals the single metrics", {
   res <- selective_metrics_vec(d$score, d$loss,
     metrics = aurc:::all_metrics, estimator = "alpha_prime",
     method = "step", optimum = "asymptotic", coverage = 0.6, risk = 0.25,
-    coverage_range = c(0.1, 0.8), max_rejection = 0.5, case_weights = w
+    coverage_range = c(0.1, 0.8), max_rejection = 0.5, tpr = 0.9,
+    case_weights = w
   )
   expect_named(res, c(".metric", ".estimator", ".estimate"))
   expect_identical(res$.metric, aurc:::all_metrics)
@@ -20,6 +21,7 @@ test_that("selective_metrics equals the single metrics", {
     one(coverage_at_risk_vec, risk = 0.25),
     one(partial_aurc_vec, coverage_range = c(0.1, 0.8)),
     one(partial_augrc_vec, coverage_range = c(0.1, 0.8)),
+    one(fpr_at_tpr_vec, tpr = 0.9), one(achievable_aurc_vec),
     auarc_vec(d$score, 1 - d$loss, estimator = "alpha_prime",
       case_weights = w
     ),
@@ -28,7 +30,8 @@ test_that("selective_metrics equals the single metrics", {
   expect_identical(res$.estimator, c(
     "alpha_prime", "step", "binary", "binary", "alpha_prime/asymptotic",
     "trapezoid", "alpha_prime", "coverage=0.6", "risk=0.25",
-    "coverage=0.1-0.8", "coverage=0.1-0.8", "alpha_prime",
+    "coverage=0.1-0.8", "coverage=0.1-0.8", "tpr=0.9", "convex_hull",
+    "alpha_prime",
     "max_rejection=0.5"
   ))
   # any loss for the default set
