@@ -32,8 +32,8 @@
 #' `d_0` when `difference = NULL`). Write `delta(power)` for the value of
 #' `|d| sqrt(n) / sd` at which the power is reached (one-sided:
 #' `z[1 - alpha] + z[power]`; two-sided: the root of the equation above,
-#' found numerically, within 1e-10 of `z[1 - alpha/2] + z[power]` once the
-#' second term is negligible). Then the sample size is
+#' found numerically: slightly below `z[1 - alpha/2] + z[power]`, by about
+#' 1e-4 or less for `power >= 0.5` at `alpha = 0.05`). Then the sample size is
 #' `n = ceiling((delta(power) * sd / |d|)^2)` (at least 2), and the
 #' smallest detectable difference at `n` cases is
 #' `|d| = delta(power) * sd / sqrt(n)`.
