@@ -98,7 +98,37 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
                            na_rm = FALSE,
                            case_weights = NULL, threads = 1) {
   check_dots(...)
-  call <- rlang::current_env()
+  compare_scores_run(
+    data,
+    quos = list(
+      scores = rlang::enquo(scores),
+      loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
+      correct = rlang::enquo(correct),
+      case_weights = rlang::enquo(case_weights),
+      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
+    ),
+    metric = metric, method = method, p_adjust = p_adjust,
+    conf_level = conf_level, type = type, times = times, indices = indices,
+    estimator = estimator, augrc_method = augrc_method, optimum = optimum,
+    coverage = coverage, risk = risk, n_bins = n_bins, binning = binning,
+    na_rm = na_rm, threads = threads,
+    ignored = ci_ignored(missing(type), missing(times), missing(threads)),
+    n_bins_given = !missing(n_bins), call = rlang::current_env(),
+    max_rejection = max_rejection, coverage_range = coverage_range,
+    rule = rule, tpr = tpr
+  )
+}
+
+# The work of compare_scores() on the captured column selections `quos`
+# (scores, loss, correct, case_weights, strata, cluster); `call` is the
+# function the user called (compare_scores() or selective_power()).
+compare_scores_run <- function(data, quos, metric, method, p_adjust,
+                               conf_level, type, times, indices, estimator,
+                               augrc_method, optimum, coverage, risk, n_bins,
+                               binning, na_rm, threads, ignored, n_bins_given,
+                               call, max_rejection = 1,
+                               coverage_range = NULL, rule = "tie_closed",
+                               tpr = 0.95) {
   if (!rlang::is_string(metric)) {
     abort_aurc(
       "{.arg metric} must be a single metric name, not
@@ -109,27 +139,23 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
   spec <- ci_spec(
     metric, method, type, conf_level, times, estimator, augrc_method,
     optimum, coverage, risk, n_bins, threads,
-    ignored = ci_ignored(missing(type), missing(times), missing(threads)),
-    calibration = list(binning = binning, n_bins_given = !missing(n_bins)),
+    ignored = ignored,
+    calibration = list(binning = binning, n_bins_given = n_bins_given),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)
   check_data_frame(data, call = call)
-  cols <- select_score_columns(data, rlang::enquo(scores), call)
+  cols <- select_score_columns(data, quos$scores, call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
-    list(
-      case_weights = rlang::enquo(case_weights),
-      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
-    ),
+    quos[c("case_weights", "strata", "cluster")],
     c("case_weights", "strata", "cluster")
   )
   for (col in cols) check_numeric_vector(data[[col]], col, call = call)
-  losses <- compare_losses(data, spec, cols,
-    if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
-    rlang::enquo(correct), values$case_weights, call
+  losses <- compare_losses(data, spec, cols, quos$loss, quos$correct,
+    values$case_weights, call
   )
   groups <- data_groups(data)
   parts <- lapply(seq_along(groups$rows), function(g) {

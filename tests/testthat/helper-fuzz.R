@@ -120,6 +120,7 @@ fuzz_table <- function() {
     selective_ci_vec = alist(score = S, loss = L, metrics = c("aurc", "augrc"), method = "analytic", conf_level = 0.9, case_weights = W),
     selective_ci = alist(data = DF, score = s, loss = f, metrics = c("failure_auroc", "corp_mcb", "smooth_ece", "mce"), method = "bootstrap", times = 20, threads = 1, sigma = 0.1, smooth_method = "fine", corp_score = "brier", n_bins = 5),
     compare_scores = alist(data = DF, scores = c(s, s2), loss = f, metric = "aurc", method = "analytic", conf_level = 0.9),
+    selective_power = alist(data = DF, scores = c(s, s2), loss = f, metric = "failure_auroc", power = 0.8, sig_level = 0.05, alternative = "one.sided"),
     certify_threshold = alist(score = S, failure = FL, target_risk = 0.3, delta = 0.1),
     risk_upper_bound = alist(score = S, failure = FL, coverage = 0.5, delta = 0.1),
     theme_aurc = alist(base_size = 11, base_family = ""),
