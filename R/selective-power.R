@@ -89,7 +89,9 @@
 #'   confidence and its own loss on the same cases.
 #' @param correct Instead of `loss`: the unquoted column of whether each
 #'   prediction was right; the loss is `1 - correct`.
-#' @param metric `"aurc"` (the default), `"augrc"` or `"failure_auroc"`.
+#' @param metric `"aurc"` (the default), `"augrc"`, `"failure_auroc"`, or
+#'   for a quality in `[0, 1]` given as `loss = 1 - quality`, `"prr"` (with
+#'   `max_rejection = 1`) or `"auarc"` ([prr()]).
 #' @param n The number of cases of the planned study (at least 2), or
 #'   `NULL` to solve for it.
 #' @param power The target power, strictly between `sig_level` and 1, or
@@ -158,7 +160,8 @@
 #' )
 #' @export
 selective_power <- function(data, scores, loss, ..., correct = NULL,
-                            metric = c("aurc", "augrc", "failure_auroc"),
+                            metric = c("aurc", "augrc", "failure_auroc",
+                                       "prr", "auarc"),
                             n = NULL, power = NULL, difference = NULL,
                             sig_level = 0.05,
                             alternative = c("two.sided", "one.sided"),
@@ -294,7 +297,7 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
   )))
 }
 
-power_metrics <- c("aurc", "augrc", "failure_auroc")
+power_metrics <- c("aurc", "augrc", "failure_auroc", "prr", "auarc")
 
 # The columns of compare_scores()'s tests (the rest are grouping keys).
 compare_tables_columns <- stats::setNames(nm = c(

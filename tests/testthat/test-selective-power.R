@@ -495,3 +495,21 @@ test_that("a pilot with no difference or no variance: NA with a warning", {
   ))
   expect_true(is.na(res$power))
 })
+
+test_that("PRR and AUARC of two uncertainty measures take the same variance", {
+  set.seed(77)
+  n <- 600
+  conf <- stats::runif(n)
+  q <- stats::rbinom(n, 1, 0.2 + 0.7 * conf)
+  df <- data.frame(a = conf, b = conf + stats::rnorm(n, sd = 0.4), l = 1 - q)
+  for (m in c("prr", "auarc")) {
+    cmp <- compare_scores(df, c(a, b), l, metric = m)
+    pw <- selective_power(df, c(a, b), l, metric = m, n = 1000)
+    expect_equal(pw$sd^2, n * cmp$tests$std_error^2, tolerance = 1e-12)
+    expect_equal(pw$pilot_difference, cmp$tests$difference, tolerance = 1e-12)
+    z <- stats::qnorm(0.975)
+    d <- abs(cmp$tests$difference) * sqrt(1000) / pw$sd
+    expect_equal(pw$power, stats::pnorm(d - z) + stats::pnorm(-d - z),
+      tolerance = 1e-12)
+  }
+})
