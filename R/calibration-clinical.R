@@ -269,7 +269,9 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' the package, integer weights do not give exactly the result of the rows
 #' repeated; they give the weighted smooth on the same neighbourhoods.
 #' Fewer than about 5 distinct confidences cannot be smoothed: the result
-#' is then `NA` with a warning of class `aurc_warning_undefined`.
+#' is then `NA` with a warning of class `aurc_warning_undefined`. Warnings
+#' of loess itself (a nearly singular local fit) become one warning of
+#' class `aurc_warning_loess`, and the value is kept.
 #'
 #' @inheritParams calibration_test
 #' @param span The loess span (`0.75`, as Austin and Steyerberg), a number
@@ -394,8 +396,11 @@ ici_smooth_distances <- function(input, span, call) {
   w <- input$case_weights
   frame <- data.frame(y = input$correct, p = p)
   if (length(w)) frame$w <- w
+  # loess's own warnings (a singular local fit, too few distinct values)
+  # are gathered into one classed warning
+  notes <- character()
   smooth <- tryCatch(
-    {
+    withCallingHandlers({
       fit <- if (length(w)) {
         stats::loess(y ~ p,
           data = frame, weights = w, span = span, degree = 2,
@@ -408,7 +413,10 @@ ici_smooth_distances <- function(input, span, call) {
         )
       }
       stats::predict(fit, newdata = data.frame(p = p))
-    },
+    }, warning = function(cnd) {
+      notes <<- c(notes, trimws(conditionMessage(cnd)))
+      invokeRestart("muffleWarning")
+    }),
     error = function(e) NULL
   )
   if (is.null(smooth) || anyNA(smooth) || any(!is.finite(smooth))) {
@@ -423,6 +431,18 @@ ici_smooth_distances <- function(input, span, call) {
       class = "aurc_warning_undefined", call = call
     )
     return(NULL)
+  }
+  if (length(notes)) {
+    warn_aurc(
+      c(
+        "loess warned while smoothing: {notes[1]}",
+        i = paste(
+          "The smooth may be unstable (few distinct confidences, or a small",
+          "{.arg span})."
+        )
+      ),
+      class = "aurc_warning_loess", call = call
+    )
   }
   list(d = abs(p - as.numeric(smooth)), w = w)
 }
