@@ -189,8 +189,8 @@ recalibration_fit <- function(input, what, eps, call) {
 # below 1e-13 (relative) or the score is zero.
 logistic_newton <- function(x, y, w, slope, max_iter = 100L) {
   loglik <- function(eta) {
-    sum(w * (y * eta - ifelse(eta > 0, eta + log1p(exp(-eta)),
-      log1p(exp(eta)))))
+    # log(1 + exp(eta)) without overflow
+    sum(w * (y * eta - pmax(eta, 0) - log1p(exp(-abs(eta)))))
   }
   beta <- if (slope) c(0, 1) else 0
   eta_of <- function(b) if (slope) b[1] + b[2] * x else b + x
@@ -258,7 +258,10 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' weights on the nearest 75% of the samples, no robustness iterations,
 #' `surface = "interpolate"`), evaluated with `predict()` at the samples'
 #' own confidences. The smooth is not clipped to `[0, 1]`. `span` can be
-#' changed. The quantiles are R's default (type 7) quantiles; with case
+#' changed. The trace of loess's hat matrix, which only its summary
+#' statistics use, is approximated (`loess.control(trace.hat =
+#' "approximate")`): the smooth is the same, and the cost is linear in `n`
+#' instead of quadratic (about 2 s at `n = 1e6`). The quantiles are R's default (type 7) quantiles; with case
 #' weights, the sample `i` counts `w_i` times: with `W = sum w`, position
 #' `h = (W - 1) q + 1` in the sorted `d`, interpolated linearly between the
 #' samples at cumulative weight `floor(h)` and `floor(h) + 1`.
@@ -391,6 +394,10 @@ ici_distances <- function(confidence, correct, case_weights, span, na_rm,
   ici_smooth_distances(input, span, call)
 }
 
+# The trace of the hat matrix only feeds loess's summary statistics, not
+# the fit; computed exactly (loess's default) it costs O(n^2).
+ici_loess_control <- stats::loess.control(trace.hat = "approximate")
+
 ici_smooth_distances <- function(input, span, call) {
   p <- input$confidence
   w <- input$case_weights
@@ -404,12 +411,12 @@ ici_smooth_distances <- function(input, span, call) {
       fit <- if (length(w)) {
         stats::loess(y ~ p,
           data = frame, weights = w, span = span, degree = 2,
-          family = "gaussian"
+          family = "gaussian", control = ici_loess_control
         )
       } else {
         stats::loess(y ~ p,
           data = frame, span = span, degree = 2,
-          family = "gaussian"
+          family = "gaussian", control = ici_loess_control
         )
       }
       stats::predict(fit, newdata = data.frame(p = p))

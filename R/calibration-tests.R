@@ -51,9 +51,11 @@
 #' Undefined cases return `NA` with a warning of class
 #' `aurc_warning_undefined`: every confidence in `{0, 1}` (`sigma = 0`), or
 #' for Spiegelhalter's test every confidence in `{0, 1/2, 1}`.
-#' The p-values are asymptotic; with a few hundred samples or more they
-#' hold their level (see the tests of the package: the rejection rate at
-#' 5% under calibration).
+#' The p-values are asymptotic. Simulated rejection rates at 5% under
+#' calibration (4000 data sets, confidences Beta(4, 1.5)): 4.8%, 4.7% and
+#' 4.1% (Spiegelhalter, KS, Kuiper) at `n = 200`, 5.0%, 4.7% and 4.3% at
+#' `n = 2000`; with confidences rounded to one decimal (ties), 4.9%, 3.0%
+#' and 2.1%. The Kuiper test is slightly conservative.
 #'
 #' @param data A data frame (grouped data frames give one set of rows per
 #'   group).
