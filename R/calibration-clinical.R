@@ -156,7 +156,8 @@ recalibration_fit <- function(input, what, eps, call) {
   p <- input$confidence
   x <- stats::qlogis(pmin(pmax(p, eps), 1 - eps))
   y <- input$correct
-  w <- input$case_weights
+  # the estimates do not depend on the scale of the weights
+  w <- rescale_weights(input$case_weights)
   if (!length(w)) w <- rep(1, length(p))
   sy <- sum(w * y)
   if (!(sy > 0 && sy < sum(w))) {
@@ -298,75 +299,72 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' @name ici
 NULL
 
-new_ici_form <- function(metric, vec) {
-  if (vec) {
-    fn <- function(confidence, correct, ..., span = 0.75, na_rm = FALSE,
-                   case_weights = NULL) {
-      check_dots(...)
-      call <- rlang::current_env()
-      check_span(span, call)
-      d <- ici_distances(confidence, correct, case_weights, span, na_rm, call)
-      ici_summaries(d)[[.metric]]
-    }
-  } else {
-    fn <- function(data, confidence, correct, ..., span = 0.75,
-                   na_rm = FALSE, case_weights = NULL) {
-      check_dots(...)
-      call <- rlang::current_env()
-      check_span(span, call)
-      metric_df(
-        data,
-        columns = list(
-          confidence = rlang::enquo(confidence),
-          correct = rlang::enquo(correct),
-          case_weights = rlang::enquo(case_weights)
-        ),
-        fn = function(confidence, correct, case_weights) {
-          d <- ici_distances(confidence, correct, case_weights, span, na_rm,
-            call
-          )
-          ici_summaries(d)[[.metric]]
-        },
-        metric = .metric, estimator = "loess", call = call
-      )
-    }
+new_ici_vec <- function(metric) {
+  function(confidence, correct, ..., span = 0.75, na_rm = FALSE,
+           case_weights = NULL) {
+    check_dots(...)
+    call <- rlang::current_env()
+    check_span(span, call)
+    d <- ici_distances(confidence, correct, case_weights, span, na_rm, call)
+    ici_summaries(d)[[metric]]
   }
-  body(fn) <- do.call(substitute, list(body(fn), list(.metric = metric)))
-  environment(fn) <- topenv()
-  fn
+}
+
+new_ici_df <- function(metric) {
+  function(data, confidence, correct, ..., span = 0.75, na_rm = FALSE,
+           case_weights = NULL) {
+    check_dots(...)
+    call <- rlang::current_env()
+    check_span(span, call)
+    metric_df(
+      data,
+      columns = list(
+        confidence = rlang::enquo(confidence),
+        correct = rlang::enquo(correct),
+        case_weights = rlang::enquo(case_weights)
+      ),
+      fn = function(confidence, correct, case_weights) {
+        d <- ici_distances(confidence, correct, case_weights, span, na_rm,
+          call
+        )
+        ici_summaries(d)[[metric]]
+      },
+      metric = metric, estimator = "loess", call = call
+    )
+  }
 }
 
 #' @rdname ici
 #' @export
-ici <- new_ici_form("ici", vec = FALSE)
+ici <- new_ici_df("ici")
 
 #' @rdname ici
 #' @export
-ici_vec <- new_ici_form("ici", vec = TRUE)
+ici_vec <- new_ici_vec("ici")
 
 #' @rdname ici
 #' @export
-e50 <- new_ici_form("e50", vec = FALSE)
+e50 <- new_ici_df("e50")
 
 #' @rdname ici
 #' @export
-e50_vec <- new_ici_form("e50", vec = TRUE)
+e50_vec <- new_ici_vec("e50")
 
 #' @rdname ici
 #' @export
-e90 <- new_ici_form("e90", vec = FALSE)
+e90 <- new_ici_df("e90")
 
 #' @rdname ici
 #' @export
-e90_vec <- new_ici_form("e90", vec = TRUE)
+e90_vec <- new_ici_vec("e90")
 
 #' @rdname ici
 #' @export
-emax <- new_ici_form("emax", vec = FALSE)
+emax <- new_ici_df("emax")
 
 #' @rdname ici
 #' @export
-emax_vec <- new_ici_form("emax", vec = TRUE)
+emax_vec <- new_ici_vec("emax")
 
 check_span <- function(span, call) {
   check_number(span, lower = 0, upper = 1, call = call)

@@ -193,6 +193,15 @@ calibration_test_compute <- function(confidence, correct, case_weights,
 # after one sort.
 calibration_test_stats <- function(p, y, w, method) {
   weighted <- length(w) > 0
+  # weights far from 1 are scaled by a power of 2 (exact) so the sums
+  # neither overflow nor underflow; every statistic is proportional to
+  # sqrt(scale of the weights), which is put back at the end
+  unscale <- 1
+  if (weighted) {
+    scaled <- rescale_weights(w)
+    if (scaled[1] != w[1]) unscale <- sqrt(w[1] / scaled[1])
+    w <- scaled
+  }
   stat <- stats::setNames(rep(NA_real_, length(method)), method)
   pval <- stat
   if ("spiegelhalter" %in% method) {
@@ -236,6 +245,16 @@ calibration_test_stats <- function(p, y, w, method) {
         stat[["kuiper"]] <- (max(cs) - min(cs)) / sigma
         pval[["kuiper"]] <- brownian_range_upper(stat[["kuiper"]])
       }
+    }
+  }
+  if (unscale != 1) {
+    stat <- stat * unscale
+    for (m in method) {
+      pval[[m]] <- switch(m,
+        spiegelhalter = 2 * stats::pnorm(-abs(stat[[m]])),
+        ks = brownian_sup_abs_upper(stat[[m]]),
+        kuiper = brownian_range_upper(stat[[m]])
+      )
     }
   }
   list(statistic = unname(stat), p_value = unname(pval))

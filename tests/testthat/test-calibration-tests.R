@@ -452,3 +452,15 @@ test_that("ICI: undefined cases and bad input", {
     calibration_summary(data.frame(p = 0.5, y = 1), p, y, eps = -1)
   })
 })
+
+test_that("weights at extreme scales: the statistics scale as sqrt(weights)", {
+  d <- caltest_data(100, 81)
+  w <- d$w + 1
+  base <- calibration_test_vec(d$p, d$y, case_weights = w)
+  for (k in c(-600, 600)) {
+    got <- calibration_test_vec(d$p, d$y, case_weights = w * 2^k)
+    expect_equal(got$statistic, base$statistic * 2^(k / 2), tolerance = 1e-12)
+  }
+  expect_equal(calibration_slope_vec(d$p, d$y, case_weights = w * 2^-600),
+    calibration_slope_vec(d$p, d$y, case_weights = w), tolerance = 1e-12)
+})
