@@ -105,9 +105,10 @@ test_that("LTT Hoeffding-Bentkus p-values by hand, 0/1 and [0, 1] losses", {
     tolerance = 1e-14
   )
   # rhat above the target: h1(target, target) = 0, p-value 1
-  res <- certify_threshold(hand_score, loss, 0.1, delta = 0.5,
-    method = "ltt", p_value = "hoeffding_bentkus", fwer = "holm"
-  )
+  res <- suppressWarnings(certify_threshold(hand_score, loss, 0.1,
+    delta = 0.5, method = "ltt", p_value = "hoeffding_bentkus",
+    fwer = "holm"
+  ))
   expect_equal(attr(res, "candidates")$p_value[5], 1)
 })
 
@@ -115,17 +116,21 @@ test_that("LTT with an abstention limit: the joint p-value is the max", {
   # P(Bin(6, 1/2) <= 6 - m) for m = 1, 3, 4, 5, 6
   pa <- c(63, 42, 22, 7, 1) / 64
   pr <- c(1 / 2, 1 / 8, 1 / 16, 6 / 32, 22 / 64)
-  res <- certify_threshold(hand_score, hand_failure, 0.5, delta = 0.5,
-    method = "ltt", fwer = "bonferroni", max_abstention = 0.5
+  # (Bonferroni at 0.5 / 5 rejects none of them: not certified)
+  expect_warning(
+    res <- certify_threshold(hand_score, hand_failure, 0.5, delta = 0.5,
+      method = "ltt", fwer = "bonferroni", max_abstention = 0.5
+    ),
+    class = "aurc_warning_not_certified"
   )
   cand <- attr(res, "candidates")
   expect_equal(cand$p_abstention, pa, tolerance = 1e-14)
   expect_equal(cand$p_value, pmax(pr, pa), tolerance = 1e-14)
   # the HB option does not change the abstention p-value (0/1, exact)
-  hb <- certify_threshold(hand_score, hand_failure, 0.5, delta = 0.5,
-    method = "ltt", p_value = "hoeffding_bentkus", max_abstention = 0.5,
-    fwer = "bonferroni"
-  )
+  hb <- suppressWarnings(certify_threshold(hand_score, hand_failure, 0.5,
+    delta = 0.5, method = "ltt", p_value = "hoeffding_bentkus",
+    max_abstention = 0.5, fwer = "bonferroni"
+  ))
   expect_equal(attr(hb, "candidates")$p_abstention, pa, tolerance = 1e-14)
   # Bonferroni at 0.5 / 5: none of max(pr, pa) is small enough
   expect_false(any(cand$rejected))
@@ -333,4 +338,87 @@ test_that("LTT validity, long simulation", {
   expect_true(all(sim$error <= ltt_slack(1000, 0.1)))
   sim2 <- ltt_sim(1000, beta = 0.6, seed = 22)
   expect_true(all(sim2$error <= ltt_slack(1000, 0.1)))
+})
+
+test_that("LTT arguments are validated with classed conditions", {
+  s <- c(0.9, 0.8, 0.7)
+  f <- c(0, 1, 0)
+  expect_error(certify_threshold(s, f, 0.1, method = "lt"),
+    class = "aurc_error_value"
+  )
+  expect_error(certify_threshold(s, f, 0.1, method = "ltt", p_value = "hb"),
+    class = "aurc_error_value"
+  )
+  expect_error(certify_threshold(s, f, 0.1, method = "ltt", fwer = 1),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, f, 0.1, method = "ltt", max_abstention = 1),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, f, 0.1, method = "ltt", max_abstention = "a"),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, f, 0.1, method = "ltt", thresholds = c(0.5, NA)),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, f, 0.1, method = "ltt", thresholds = numeric()),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, f, 0.1, method = "ltt", thresholds = "0.5"),
+    class = "aurc_error_type"
+  )
+  # a loss in [0, 1] needs Hoeffding-Bentkus; above 1 is always an error
+  expect_error(
+    certify_threshold(s, c(0, 0.5, 1), 0.1, method = "ltt"),
+    class = "aurc_error_value"
+  )
+  expect_error(certify_threshold(s, c(0, 0.5, 1), 0.1),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, c(0, 1.5, 1), 0.1, method = "ltt",
+      p_value = "hoeffding_bentkus"
+    ),
+    class = "aurc_error_value"
+  )
+  expect_error(
+    certify_threshold(s, c(0, 1), 0.1, method = "ltt",
+      p_value = "hoeffding_bentkus"
+    ),
+    class = "aurc_error_length"
+  )
+  expect_error(
+    certify_threshold(c(s, NA), c(f, 0), 0.1, method = "ltt"),
+    class = "aurc_error_missing"
+  )
+  # LTT options given to SGR: ignored with a classed warning, same result
+  s2 <- seq(0.05, 1, by = 0.05)
+  f2 <- rep(0, 20)
+  expect_warning(
+    res <- certify_threshold(s2, f2, 0.5, 0.5, fwer = "holm",
+      max_abstention = 0.5
+    ),
+    class = "aurc_warning_ignored"
+  )
+  expect_equal(res, certify_threshold(s2, f2, 0.5, 0.5))
+  expect_warning(
+    certify_threshold(s2, f2, 0.5, 0.5, p_value = "binomial"),
+    class = "aurc_warning_ignored"
+  )
+  expect_warning(
+    certify_threshold(s2, f2, 0.5, 0.5, thresholds = 0.5),
+    class = "aurc_warning_ignored"
+  )
+  # na_rm drops incomplete pairs as for SGR
+  expect_equal(
+    certify_threshold(c(s, NA), c(f, 1), 0.5, 0.5, method = "ltt",
+      na_rm = TRUE
+    ),
+    certify_threshold(s, f, 0.5, 0.5, method = "ltt")
+  )
 })
