@@ -11,10 +11,17 @@ certify_ltt <- function(score, failure, target_risk, delta, p_value, fwer,
   curve <- certify_curve(score, failure, na_rm, call, bounded = bounded)
   if (!is.null(thresholds)) curve <- curve_at_grid(curve, thresholds)
   tab <- ltt_table(curve, target_risk, max_abstention, p_value)
-  tab$rejected <- ltt_reject(tab, delta, fwer, two_risks = !is.null(max_abstention))
+  tab$rejected <- ltt_reject(tab, delta, fwer,
+    two_risks = !is.null(max_abstention)
+  )
   ok <- which(tab$rejected)
   if (length(ok) == 0) {
-    warn_not_certified(target_risk, delta, "No candidate threshold")
+    hint <- if (fwer == "fixed_sequence" && is.null(thresholds)) {
+      "Fixed-sequence testing starts at the highest score, which accepts
+       one sample: give a grid {.arg thresholds} whose first value accepts
+       enough samples, or use {.code fwer = \"holm\"}."
+    }
+    warn_not_certified(target_risk, delta, "No candidate threshold", hint)
     best <- list(
       threshold = NA_real_, coverage = 0, n_accepted = 0, failures = 0,
       risk = NA_real_, p_value = NA_real_
@@ -132,7 +139,11 @@ ltt_table <- function(curve, target_risk, max_abstention, p_value) {
     threshold = curve$threshold, coverage = m / n, n_accepted = m,
     failures = loss, risk = loss / m, p_risk = p_risk,
     p_abstention = p_abstention,
-    p_value = if (is.null(max_abstention)) p_risk else pmax(p_risk, p_abstention)
+    p_value = if (is.null(max_abstention)) {
+      p_risk
+    } else {
+      pmax(p_risk, p_abstention)
+    }
   )
 }
 
@@ -180,13 +191,14 @@ ltt_reject <- function(tab, delta, fwer, two_risks) {
   )
 }
 
-warn_not_certified <- function(target_risk, delta, what) {
+warn_not_certified <- function(target_risk, delta, what, hint = NULL) {
   warn_aurc(
     c(
       "{what} is certified at risk {target_risk} with delta = {delta};
        returning {.val {NA}}.",
       i = "Allow a larger {.arg target_risk} or {.arg delta}, or use more
-           data."
+           data.",
+      if (!is.null(hint)) c(i = hint)
     ),
     class = "aurc_warning_not_certified"
   )

@@ -50,6 +50,11 @@ test_that("LTT binomial p-values and the three FWER procedures, by hand", {
   )
   expect_true(is.na(none$threshold))
   expect_equal(none$coverage, 0)
+  expect_snapshot(
+    none <- certify_threshold(hand_score, hand_failure, 0.5, delta = 0.2,
+      method = "ltt"
+    )
+  )
   # ... but over the grid 0.75, 0.65, 0.45, 0.3 it starts at m = 3:
   # 1/8, 1/16, 6/32 <= 0.2, then 22/64 > 0.2
   gr <- certify_threshold(hand_score, hand_failure, 0.5, delta = 0.2,
@@ -69,6 +74,26 @@ test_that("LTT binomial p-values and the three FWER procedures, by hand", {
   expect_equal(attr(top, "candidates")$n_accepted, c(0, 3))
   expect_equal(attr(top, "candidates")$p_value, c(1, 1 / 8))
   expect_equal(top$threshold, 0.75)
+})
+
+test_that("LTT agrees with binom.test() and p.adjust()", {
+  set.seed(5)
+  score <- round(runif(500), 2)
+  fail <- rbinom(500, 1, 0.3 * (1 - score))
+  for (fwer in c("holm", "bonferroni")) {
+    res <- suppressWarnings(certify_threshold(score, fail, 0.1,
+      delta = 0.05, method = "ltt", fwer = fwer
+    ))
+    cand <- attr(res, "candidates")
+    # the exact one-sided binomial test of H: risk >= 0.1
+    ref <- mapply(function(k, m) {
+      stats::binom.test(k, m, 0.1, alternative = "less")$p.value
+    }, cand$failures, cand$n_accepted)
+    expect_equal(cand$p_value, ref, tolerance = 1e-10)
+    expect_identical(cand$rejected,
+      stats::p.adjust(cand$p_value, method = fwer) <= 0.05
+    )
+  }
 })
 
 test_that("LTT Hoeffding-Bentkus p-values by hand, 0/1 and [0, 1] losses", {
@@ -279,7 +304,9 @@ ltt_sim <- function(reps, n = 2000, alpha = 0.05, delta = 0.1,
     holm_hb_cont = list(p_value = "hoeffding_bentkus", fwer = "holm",
       continuous = TRUE)
   )
-  if (!is.null(beta)) configs <- configs[c("fs_binom", "holm_grid", "fs_hb_cont")]
+  if (!is.null(beta)) {
+    configs <- configs[c("fs_binom", "holm_grid", "fs_hb_cont")]
+  }
   err <- cov <- matrix(NA, reps, length(configs),
     dimnames = list(NULL, names(configs))
   )
