@@ -3,8 +3,11 @@
 #' `certify_threshold()` finds the lowest score threshold (the largest
 #' coverage) whose selective risk is certified to be at most `target_risk`
 #' with probability at least `1 - delta`, by the SGR algorithm of Geifman
-#' and El-Yaniv (2017). `risk_upper_bound()` gives the exact binomial upper
-#' bound on the selective risk at a chosen coverage.
+#' and El-Yaniv (2017) (`method = "sgr"`, the default) or by Learn then
+#' Test (Angelopoulos et al. 2025; `method = "ltt"`), which also allows a
+#' loss in \[0, 1\] and a second, simultaneous limit on the abstention
+#' rate. `risk_upper_bound()` gives the exact binomial upper bound on the
+#' selective risk at a chosen coverage.
 #'
 #' @section The bound:
 #' If `m` predictions are accepted and `k` of them fail, the exact
@@ -32,8 +35,78 @@
 #' the result has `threshold = NA` and coverage 0, with a warning of class
 #' `aurc_warning_not_certified`.
 #'
+#' @section Learn then Test (`method = "ltt"`):
+#' Angelopoulos, Bates, Candes, Jordan and Lei (2025) turn risk control into
+#' multiple testing. Each candidate threshold `t_j` (the distinct scores,
+#' tie-closed, or the grid `thresholds` fixed in advance) carries the null
+#' `H_j: R(t_j) > target_risk`, where `R(t) = E[loss | score >= t]` is the
+#' population selective risk, and a p-value `p_j` valid for it. A procedure
+#' controlling the family-wise error rate (FWER) at `delta` rejects a set
+#' of nulls; with probability at least `1 - delta` every rejected
+#' threshold has `R(t_j) <= target_risk` (LTT, Theorem 1), so the one with
+#' the largest coverage is returned.
+#'
+#' *p-values.* With `m_j` samples accepted at `t_j`, loss sum `k_j` and
+#' `Rhat_j = k_j / m_j`; conditionally on `m_j` the accepted losses are an
+#' i.i.d. sample of the accepted region, so a p-value valid given `m_j` is
+#' valid.
+#' * `p_value = "binomial"` (0/1 losses only; exact): `p_j =
+#'   P(Bin(m_j, target_risk) <= k_j) = pbinom(k_j, m_j, target_risk)`.
+#' * `p_value = "hoeffding_bentkus"` (any loss in \[0, 1\]; LTT,
+#'   Section 3, the Hoeffding-Bentkus p-value): `p_j = min(exp(-m_j
+#'   h1(min(Rhat_j, a), a)), e * P(Bin(m_j, a) <= ceiling(m_j Rhat_j)))`
+#'   with `a = target_risk` and `h1(x, a) = x log(x / a) + (1 - x) log((1 -
+#'   x) / (1 - a))` (`0 log 0 = 0`). For 0/1 losses it is larger than the
+#'   binomial p-value (it bounds it).
+#'
+#' A candidate accepting nothing (a grid value above every score) has
+#' p-value 1.
+#'
+#' *FWER procedures* over the `D` candidates:
+#' * `fwer = "fixed_sequence"`: from the highest threshold (smallest
+#'   coverage) down, reject while `p_j <= delta` and stop at the first
+#'   `p_j > delta`; valid for any risk curve since the order is fixed in
+#'   advance. Between two consecutive scores the p-value does not change,
+#'   so over the distinct scores this is exactly fixed-sequence testing
+#'   over every real threshold. But the first candidates accept very few
+#'   samples (one for the highest distinct score), whose p-values cannot be
+#'   small: with the distinct scores it usually certifies nothing. Give it
+#'   a coarse grid `thresholds` fixed in advance (e.g. `seq(0.95, 0, by =
+#'   -0.01)` for probabilities) whose first value accepts enough samples.
+#' * `fwer = "bonferroni"`: reject `p_j <= delta / D`.
+#' * `fwer = "holm"`: with `p_(1) <= ... <= p_(D)`, reject `p_(1), ...,
+#'   p_(r)` where `r` is the largest with `p_(i) <= delta / (D - i + 1)` for
+#'   every `i <= r`.
+#'
+#' Bonferroni and Holm are guaranteed for a family fixed in advance, i.e.
+#' with `thresholds`; with the distinct scores (the default) the family is
+#' chosen by the data, and the guarantee is approximate (the simulations
+#' in the tests stay well below `delta`: `delta / D` is small).
+#'
+#' *Abstention rate* (`max_abstention`): the abstention rate `A(t) =
+#' P(score < t)` is the risk of the 0/1 loss `1{score < t}` on all `n`
+#' samples, so its p-value is the exact binomial one, `pbinom(n - m_j, n,
+#' max_abstention)` (whatever `p_value` is). The joint null `H_j: R(t_j) >
+#' target_risk or A(t_j) > max_abstention` has the p-value `max(p_j^risk,
+#' p_j^abstention)` (the LTT rule for several risks), used by Bonferroni and
+#' Holm. Fixed-sequence testing cannot use it (from the highest threshold
+#' down, the abstention null holds first, so it would stop at once):
+#' instead each risk is tested in its own direction at `delta / 2` (a
+#' union bound over the two risks): the selective risk by fixed sequence
+#' from the highest threshold down, the abstention rate from the lowest
+#' threshold up, which, its p-value increasing with the threshold, rejects
+#' exactly where `p_j^abstention <= delta / 2`; the thresholds rejected by
+#' both are certified.
+#'
+#' *Continuous losses.* The argument keeps its name `failure` for
+#' compatibility: with `method = "ltt"` and `p_value =
+#' "hoeffding_bentkus"` it may hold any loss in \[0, 1\] (a 0/1 failure is
+#' the special case); `R(t)` is then the expected loss of accepted samples.
+#' Otherwise it must be 0/1 (an error of class `aurc_error_value`).
+#'
 #' @param score Confidence score (higher = accepted first).
-#' @param failure 0/1 (or logical) failure indicator.
+#' @param failure 0/1 (or logical) failure indicator; with `method =
+#'   "ltt"` and `p_value = "hoeffding_bentkus"`, any loss in \[0, 1\].
 #' @param target_risk The selective risk to certify, in (0, 1).
 #' @param delta The allowed probability that the certificate is wrong, in
 #'   (0, 1).
@@ -41,6 +114,19 @@
 #'   smallest tie-closed set of most confident predictions covering at
 #'   least that share (as [risk_at_coverage_vec()]).
 #' @param ... Not used; must be empty.
+#' @param method `"sgr"` (default; Geifman and El-Yaniv 2017) or `"ltt"`
+#'   (Learn then Test). The arguments below, up to `thresholds`, only apply
+#'   to `"ltt"`; given with `"sgr"` they are ignored with a warning of class
+#'   `aurc_warning_ignored`.
+#' @param p_value The p-value of each candidate: `"binomial"` (exact, 0/1
+#'   losses) or `"hoeffding_bentkus"` (losses in \[0, 1\]).
+#' @param fwer The family-wise error rate procedure: `"fixed_sequence"`,
+#'   `"holm"` or `"bonferroni"`.
+#' @param max_abstention `NULL` (the default: not controlled) or the
+#'   largest abstention rate (share of samples rejected) to certify at the
+#'   same time, in (0, 1).
+#' @param thresholds `NULL` (the default: the distinct scores) or a grid of
+#'   candidate thresholds fixed before seeing the data.
 #' @param na_rm If `TRUE`, incomplete pairs are dropped; if `FALSE` (the
 #'   default) a missing value is an error here, since a certificate on
 #'   partial data would be silently wrong.
@@ -48,11 +134,26 @@
 #'   `coverage`, `n_accepted`, `failures`, `risk` (empirical selective
 #'   risk), `bound` (its certified upper bound), `target_risk`, `delta`; the
 #'   binary search is attached as attribute `"steps"` (one row per step).
+#'   With `method = "ltt"`, `bound` is replaced by `p_value` (the p-value of
+#'   the returned threshold) and `max_abstention` (`NA` when not
+#'   controlled) is added; the attribute `"candidates"` has one row per
+#'   candidate, by decreasing threshold, with `threshold`, `coverage`,
+#'   `n_accepted`, `failures` (loss sum), `risk`, `p_risk`, `p_abstention`
+#'   (`NA` when not controlled), `p_value` (the joint p-value) and
+#'   `rejected` (certified).
 #'   `risk_upper_bound()`: a tibble with one row per `coverage`:
 #'   `coverage` (asked), `achieved_coverage`, `threshold`, `n_accepted`,
 #'   `failures`, `risk`, `bound`, `delta`.
 #' @references Geifman, El-Yaniv (2017). Selective classification for deep
 #'   neural networks. NeurIPS 2017.
+#'
+#'   Angelopoulos, Bates, Candes, Jordan, Lei (2025). Learn then test:
+#'   Calibrating predictive algorithms to achieve risk control. Annals of
+#'   Applied Statistics (2025). arXiv:2110.01052.
+#'
+#'   Bates, Angelopoulos, Lei, Malik, Jordan (2021). Distribution-free,
+#'   risk-controlling prediction sets. Journal of the ACM 68(6) (the
+#'   Hoeffding-Bentkus bound).
 #' @examples
 #' set.seed(4)
 #' score <- runif(5000)
@@ -60,14 +161,69 @@
 #' cert <- certify_threshold(score, failure, target_risk = 0.05, delta = 0.01)
 #' cert
 #' attr(cert, "steps")
+#' # Learn then Test: Holm over the distinct scores, or fixed-sequence
+#' # testing over a grid fixed in advance
+#' certify_threshold(score, failure, 0.05, delta = 0.01, method = "ltt",
+#'   fwer = "holm")
+#' ltt <- certify_threshold(score, failure, 0.05, delta = 0.01,
+#'   method = "ltt", thresholds = seq(0.95, 0, by = -0.01))
+#' ltt
+#' head(attr(ltt, "candidates"))
+#' # a loss in [0, 1], and at most 50% abstention at the same time
+#' loss <- pmin(1, rexp(5000) * 0.2 * (1 - score))
+#' certify_threshold(score, loss, 0.05, delta = 0.01, method = "ltt",
+#'   p_value = "hoeffding_bentkus", max_abstention = 0.5,
+#'   thresholds = seq(0.95, 0, by = -0.01))
 #' risk_upper_bound(score, failure, coverage = c(0.5, 0.8), delta = 0.01)
 #' @export
 certify_threshold <- function(score, failure, target_risk, delta = 0.001,
-                              ..., na_rm = FALSE) {
+                              ..., method = c("sgr", "ltt"),
+                              p_value = c("binomial", "hoeffding_bentkus"),
+                              fwer = c("fixed_sequence", "holm", "bonferroni"),
+                              max_abstention = NULL, thresholds = NULL,
+                              na_rm = FALSE) {
   check_dots(...)
   call <- rlang::current_env()
+  # which Learn-then-Test options were given (before they are matched)
+  given <- c(
+    p_value = !missing(p_value), fwer = !missing(fwer),
+    max_abstention = !is.null(max_abstention),
+    thresholds = !is.null(thresholds)
+  )
+  method <- check_choice(first_choice(method), c("sgr", "ltt"),
+    arg = "method", call = call
+  )
+  p_value <- check_choice(first_choice(p_value),
+    c("binomial", "hoeffding_bentkus"),
+    arg = "p_value", call = call
+  )
+  fwer <- check_choice(first_choice(fwer),
+    c("fixed_sequence", "holm", "bonferroni"),
+    arg = "fwer", call = call
+  )
   target_risk <- check_number(target_risk, 0, 1, open = TRUE, call = call)
   delta <- check_number(delta, 0, 1, open = TRUE, call = call)
+  if (!is.null(max_abstention)) {
+    max_abstention <- check_number(max_abstention, 0, 1, open = TRUE,
+      call = call
+    )
+  }
+  thresholds <- check_thresholds(thresholds, call)
+  if (method == "ltt") {
+    return(certify_ltt(score, failure, target_risk, delta, p_value, fwer,
+      max_abstention, thresholds, na_rm, call
+    ))
+  }
+  if (any(given)) {
+    warn_aurc(
+      c(
+        "{.arg {names(given)[given]}} only appl{?ies/y} to
+         {.code method = \"ltt\"}; ignored for {.code method = \"sgr\"}.",
+        i = "Use {.code method = \"ltt\"} for Learn-then-Test."
+      ),
+      class = "aurc_warning_ignored"
+    )
+  }
   curve <- certify_curve(score, failure, na_rm, call)
   n_thr <- length(curve$threshold)
   # ascending order of thresholds: z = 1 is the lowest (full coverage)
@@ -92,15 +248,7 @@ certify_threshold <- function(score, failure, target_risk, delta = 0.001,
   steps$certified <- steps$bound <= target_risk
   ok <- steps[steps$certified, , drop = FALSE]
   if (nrow(ok) == 0) {
-    warn_aurc(
-      c(
-        "No threshold tried is certified at risk {target_risk} with
-         delta = {delta}; returning {.val {NA}}.",
-        i = "Allow a larger {.arg target_risk} or {.arg delta}, or use more
-             data."
-      ),
-      class = "aurc_warning_not_certified"
-    )
+    warn_not_certified(target_risk, delta, "No threshold tried")
     best <- list(
       threshold = NA_real_, coverage = 0, n_accepted = 0, failures = 0,
       risk = NA_real_, bound = NA_real_
@@ -166,10 +314,15 @@ binomial_upper_bound <- function(x, m, delta) {
   stats::qbeta(1 - delta, x + 1, m - x)
 }
 
-# The risk-coverage curve of 0/1 failures after the NA rule (one sort).
-certify_curve <- function(score, failure, na_rm, call) {
+# The risk-coverage curve of 0/1 failures (or, with `bounded = TRUE`, of
+# losses in [0, 1]) after the NA rule (one sort).
+certify_curve <- function(score, failure, na_rm, call, bounded = FALSE) {
   check_numeric_vector(score, "score", call = call)
-  check_failure(failure, length(score), "failure", call = call)
+  if (bounded) {
+    check_unit_loss(failure, length(score), "failure", call = call)
+  } else {
+    check_failure(failure, length(score), "failure", call = call)
+  }
   check_bool(na_rm, call = call)
   incomplete <- is.na(score) | is.na(failure)
   if (any(incomplete)) {
