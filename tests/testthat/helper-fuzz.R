@@ -14,7 +14,8 @@ fuzz_fixtures <- function() {
   L <- c(0, 0, 1, 0, 0.5, 1, 0, 1, 0, 1, 1, 0)
   FL <- c(0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0)
   W <- c(1, 2, 1, 1, 3, 1, 1, 1, 2, 1, 1, 1)
-  DF <- data.frame(s = S, l = L, f = FL, w = W, conf = S, cor = 1 - FL)
+  DF <- data.frame(s = S, l = L, f = FL, w = W, conf = S, cor = 1 - FL,
+    y = rep(c("a", "b", "c"), 4))
   RK <- data.frame(
     method = rep(c("a", "b"), each = 12), case = rep(1:12, 2),
     score = c(S, rev(S)), loss = c(FL, FL)
@@ -75,6 +76,10 @@ fuzz_table <- function() {
     fpr_at_tpr = alist(data = DF, score = s, failure = f),
     achievable_aurc_vec = alist(score = S, failure = FL, case_weights = W),
     achievable_aurc = alist(data = DF, score = s, failure = f),
+    aurc_ba_vec = alist(score = S, failure = FL, truth = DF$y, case_weights = W),
+    aurc_ba = alist(data = DF, score = s, failure = f, truth = y),
+    augrc_ba_vec = alist(score = S, failure = FL, truth = DF$y, case_weights = W),
+    augrc_ba = alist(data = DF, score = s, failure = f, truth = y, na_rm = TRUE),
     coverage_at_risk_vec = alist(score = S, loss = L, risk = 0.3, case_weights = W),
     coverage_at_risk = alist(data = DF, score = s, loss = l, risk = 0.3),
     selective_metrics_vec = alist(score = S, loss = FL, metrics = c("aurc", "naurc"), coverage = 0.5, case_weights = W),

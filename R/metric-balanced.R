@@ -1,0 +1,202 @@
+#' Balanced-accuracy AURC and AUGRC (fd-shifts)
+#'
+#' The AURC and AUGRC of Traub et al. (2024) with the risk measured by
+#' balanced accuracy, so that a rare class counts as much as a common one.
+#' They need the true class of every prediction (`truth`) beside its score
+#' and its 0/1 failure.
+#'
+#' @section Definitions:
+#' Let the classes of `truth` be `1..K` (all classes of the data), `n_c`
+#' the (weighted) count of class `c` and `n` the total. At every distinct
+#' threshold `t` (tie-closed: the accepted set is `{score >= t}`), with
+#' `a_c(t)` the accepted count of class `c` and `e_c(t)` its accepted
+#' failures:
+#'
+#' * `aurc_ba()`: the selective balanced risk
+#'   `R_BA(t) = (1/K) sum_{c : a_c(t) > 0} e_c(t) / a_c(t)` (one minus the
+#'   mean per-class accuracy of the accepted predictions; a class with no
+#'   accepted prediction adds 0, as in fd-shifts), integrated by the
+#'   trapezoid rule over the points `(coverage_t, R_BA(t))` and extended
+#'   flat from the smallest coverage down to 0: fd-shifts' `aurc_ba`
+#'   (`evaluate_auc(risk = "selective-risk-ba")`, linear interpolation),
+#'   the convention of the `"trapezoid"` estimator of [aurc()].
+#' * `augrc_ba()`: the trapezoid AUGRC ([augrc()]) of the failures
+#'   reweighted by the class prevalences, `failure_i n / (K n_{c_i})`
+#'   (fd-shifts' `augrc_ba`): the generalized risk of a balanced data set.
+#'
+#' `augrc_ba()` equals [augrc()] when every class has the same count;
+#' `aurc_ba()` equals the `"trapezoid"` AURC when there is one class. One sort of the scores, then a
+#' pass that updates one class's term per prediction. There are no
+#' intervals for them yet (they need the class of every case, which the
+#' interval engines do not carry).
+#'
+#' @inheritParams failure_auroc
+#' @param truth The true class of each prediction (a factor, character,
+#'   integer or logical vector; for the data-frame form an unquoted
+#'   column). No missing values unless `na_rm = TRUE`.
+#' @return `_vec`: a single number. Data-frame form: a tibble with
+#'   `.metric`, `.estimator` (`"balanced"`), `.estimate`, and the grouping
+#'   columns.
+#' @references Traub, Bungert, Lüth, Baumgartner, Maier-Hein, Maier-Hein,
+#'   Jaeger (2024). Overcoming common flaws in the evaluation of selective
+#'   classification systems. NeurIPS 2024 (and its code, fd-shifts).
+#' @examples
+#' set.seed(1)
+#' truth <- sample(c("a", "b", "c"), 300, replace = TRUE, prob = c(.7, .2, .1))
+#' score <- runif(300)
+#' failure <- rbinom(300, 1, ifelse(truth == "a", 0.1, 0.4) * (1.5 - score))
+#' aurc_ba_vec(score, failure, truth)
+#' aurc_vec(score, failure, estimator = "trapezoid")
+#' augrc_ba_vec(score, failure, truth)
+#' augrc(data.frame(score, failure, truth), score, failure)
+#' augrc_ba(data.frame(score, failure, truth), score, failure, truth)
+#' @export
+aurc_ba <- function(data, score, failure, truth, ..., na_rm = FALSE,
+                    case_weights = NULL) {
+  check_dots(...)
+  balanced_df("aurc_ba", data, rlang::enquo(score), rlang::enquo(failure),
+    rlang::enquo(truth), rlang::enquo(case_weights), na_rm,
+    call = rlang::current_env()
+  )
+}
+
+#' @rdname aurc_ba
+#' @export
+aurc_ba_vec <- function(score, failure, truth, ..., na_rm = FALSE,
+                        case_weights = NULL) {
+  check_dots(...)
+  balanced_value("aurc_ba", score, failure, truth, case_weights, na_rm,
+    call = rlang::current_env()
+  )
+}
+
+#' @rdname aurc_ba
+#' @export
+augrc_ba <- function(data, score, failure, truth, ..., na_rm = FALSE,
+                     case_weights = NULL) {
+  check_dots(...)
+  balanced_df("augrc_ba", data, rlang::enquo(score), rlang::enquo(failure),
+    rlang::enquo(truth), rlang::enquo(case_weights), na_rm,
+    call = rlang::current_env()
+  )
+}
+
+#' @rdname aurc_ba
+#' @export
+augrc_ba_vec <- function(score, failure, truth, ..., na_rm = FALSE,
+                         case_weights = NULL) {
+  check_dots(...)
+  balanced_value("augrc_ba", score, failure, truth, case_weights, na_rm,
+    call = rlang::current_env()
+  )
+}
+
+balanced_df <- function(metric, data, score, failure, truth, case_weights,
+                        na_rm, call) {
+  check_data_frame(data, call = call)
+  cols <- Map(
+    function(quo, arg) eval_column(data, quo, arg, call = call),
+    list(
+      score = score, failure = failure, truth = truth,
+      case_weights = case_weights
+    ),
+    c("score", "failure", "truth", "case_weights")
+  )
+  groups <- data_groups(data)
+  rows <- if (is.null(groups$rows)) list(seq_len(nrow(data))) else groups$rows
+  values <- vapply(rows, function(i) {
+    pick <- function(x) if (is.null(x)) NULL else x[i]
+    balanced_value(metric, pick(cols$score), pick(cols$failure),
+      pick(cols$truth), pick(cols$case_weights), na_rm, call
+    )
+  }, numeric(1))
+  metric_tibble(groups$keys, metric, "balanced", matrix(values, ncol = 1))
+}
+
+# Validates, applies the NA rule (a missing score, failure or class), and
+# computes one balanced metric.
+balanced_value <- function(metric, score, failure, truth, case_weights,
+                           na_rm, call) {
+  check_bool(na_rm, call = call)
+  n <- length(score)
+  if (!is.atomic(truth) || is.null(truth) || !is.null(dim(truth)) ||
+    is.raw(truth) || is.complex(truth) || is.list(truth)) {
+    abort_aurc(
+      c(
+        "{.arg truth} must be a vector of class labels.",
+        x = "It is {.obj_type_friendly {truth}}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  check_same_length(truth, n, "truth", call = call)
+  miss <- is.na(truth)
+  if (any(miss)) {
+    if (!na_rm) return(NA_real_)
+    keep <- !miss
+    score <- score[keep]
+    failure <- failure[keep]
+    truth <- truth[keep]
+    if (!is.null(case_weights) && length(case_weights) == n) {
+      case_weights <- case_weights[keep]
+    }
+  }
+  check_metric_columns(score, failure, case_weights, na_rm, "failure",
+    binary = TRUE, call = call
+  )
+  cls <- match(truth, unique(truth))
+  bad <- is.na(score) | is.na(failure)
+  if (any(bad)) {
+    if (!na_rm) return(NA_real_)
+    score <- score[!bad]
+    failure <- failure[!bad]
+    cls <- cls[!bad]
+    if (!is.null(case_weights)) case_weights <- case_weights[!bad]
+  }
+  input <- prepare_metric_input(score, failure, case_weights, FALSE,
+    loss_arg = "failure", binary = TRUE, call = call
+  )
+  if (is.null(input)) return(NA_real_)
+  w <- if (length(input$case_weights)) input$case_weights else
+    rep(1, length(input$score))
+  # rows of weight 0 are not there (nor are their classes)
+  keep <- w > 0
+  if (metric == "augrc_ba") {
+    return(augrc_ba_value(input$score[keep], input$loss[keep], cls[keep],
+      w[keep]))
+  }
+  aurc_ba_value(input$score[keep], input$loss[keep], cls[keep], w[keep])
+}
+
+# The trapezoid AUGRC of the failures reweighted by n / (K n_c).
+augrc_ba_value <- function(score, loss, cls, w) {
+  ids <- match(cls, unique(cls))
+  n_c <- as.vector(rowsum(w, ids, reorder = FALSE))
+  scaled <- loss * sum(w) / (length(n_c) * n_c[ids])
+  metrics_impl(score, scaled, w, "augrc", "alpha", "trapezoid", "exact",
+    0.5, 0.5
+  )$values[[1]]
+}
+
+# The selective balanced risk at every distinct threshold, then the
+# trapezoid rule extended flat to coverage 0 (see the help page).
+aurc_ba_value <- function(score, loss, cls, w) {
+  k <- length(unique(cls))
+  o <- order(score, decreasing = TRUE)
+  s <- score[o]
+  l <- loss[o] * w[o]
+  c <- cls[o]
+  ww <- w[o]
+  # per class running accepted weight and failures, in sorted order
+  acc <- stats::ave(ww, c, FUN = cumsum)
+  err <- stats::ave(l, c, FUN = cumsum)
+  before <- acc - ww
+  prev <- ifelse(before > 0, (err - l) / before, 0)
+  term <- cumsum(err / acc - prev) # sum over classes of e_c / a_c
+  last <- c(s[-1] != s[-length(s)], TRUE) # the end of each tie group
+  risk <- term[last] / k
+  cov <- cumsum(ww)[last] / sum(ww)
+  widths <- diff(c(0, cov))
+  heights <- c(risk[1], (risk[-1] + risk[-length(risk)]) / 2)
+  sum(widths * heights)
+}
