@@ -320,28 +320,14 @@ warn_test_undefined <- function(what, call) {
 # is missing and `na_rm = FALSE`; NULL when nothing is left.
 calibration_frequency_input <- function(confidence, correct, case_weights,
                                         na_rm, call) {
-  scan <- calibration_check_columns(confidence, correct, case_weights, na_rm,
-    list(binning = "none"), call
+  input <- calibration_input(confidence, correct, case_weights, na_rm,
+    list(binning = "none"), call,
+    rescale = FALSE
   )
-  confidence <- as.double(confidence)
-  correct <- as.double(correct)
-  keep <- TRUE
-  if (scan[3] > 0) {
-    if (!na_rm) return("missing")
-    keep <- !(is.na(confidence) | is.na(correct))
-  }
-  if (!is.null(case_weights)) keep <- keep & case_weights > 0
-  if (!isTRUE(keep)) {
-    confidence <- confidence[keep]
-    correct <- correct[keep]
-    if (!is.null(case_weights)) case_weights <- case_weights[keep]
-  }
-  if (length(confidence) == 0) return(NULL)
-  w <- if (is.null(case_weights)) double() else as.double(case_weights)
-  list(
-    confidence = confidence, correct = correct, case_weights = w,
-    total = if (length(w)) sum(w) else length(confidence)
-  )
+  if (!is.list(input)) return(input)
+  w <- input$case_weights
+  input$total <- if (length(w)) sum(w) else length(input$confidence)
+  input
 }
 
 # The data-frame form of a function returning a tibble per group: the

@@ -388,9 +388,11 @@ calibration_check_columns <- function(confidence, correct, case_weights,
 
 # Validates the samples and applies the NA rule. Returns a list of double
 # vectors (zero weights dropped), "missing" when a value is missing and
-# `na_rm = FALSE`, or NULL when nothing is left.
+# `na_rm = FALSE`, or NULL when nothing is left. `rescale = FALSE` keeps
+# the weights as given (frequency weights whose scale matters: the
+# calibration tests of R/calibration-tests.R).
 calibration_input <- function(confidence, correct, case_weights, na_rm,
-                              settings, call) {
+                              settings, call, rescale = TRUE) {
   convention <- TRUE
   if (is.matrix(confidence)) {
     # a probability matrix and class labels (R/calibration-df.R)
@@ -419,8 +421,10 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
   if (length(confidence) == 0) return(NULL)
   case_weights <- if (is.null(case_weights)) {
     double()
-  } else {
+  } else if (rescale) {
     rescale_weights(as.double(case_weights))
+  } else {
+    as.double(case_weights)
   }
   list(confidence = confidence, correct = correct, case_weights = case_weights)
 }
