@@ -147,7 +147,7 @@ ltt_table <- function(curve, target_risk, max_abstention, p_value) {
   )
 }
 
-# Hoeffding-Bentkus p-value (LTT, Proposition 3.4 with Bentkus' bound):
+# Hoeffding-Bentkus p-value (LTT, after Bates et al. 2021):
 # for a mean of m losses in [0, 1] whose sum is `loss`, of the null
 # "mean risk > alpha":
 #   min(exp(-m h1(min(rhat, alpha), alpha)),

@@ -43,8 +43,8 @@
 #' population selective risk, and a p-value `p_j` valid for it. A procedure
 #' controlling the family-wise error rate (FWER) at `delta` rejects a set
 #' of nulls; with probability at least `1 - delta` every rejected
-#' threshold has `R(t_j) <= target_risk` (LTT, Theorem 1), so the one with
-#' the largest coverage is returned.
+#' threshold has `R(t_j) <= target_risk` (the main theorem of LTT), so
+#' the one with the largest coverage is returned.
 #'
 #' *p-values.* With `m_j` samples accepted at `t_j`, loss sum `k_j` and
 #' `Rhat_j = k_j / m_j`; conditionally on `m_j` the accepted losses are an
@@ -52,9 +52,10 @@
 #' valid.
 #' * `p_value = "binomial"` (0/1 losses only; exact): `p_j =
 #'   P(Bin(m_j, target_risk) <= k_j) = pbinom(k_j, m_j, target_risk)`.
-#' * `p_value = "hoeffding_bentkus"` (any loss in \[0, 1\]; LTT,
-#'   Section 3, the Hoeffding-Bentkus p-value): `p_j = min(exp(-m_j
-#'   h1(min(Rhat_j, a), a)), e * P(Bin(m_j, a) <= ceiling(m_j Rhat_j)))`
+#' * `p_value = "hoeffding_bentkus"` (any loss in \[0, 1\]; the
+#'   Hoeffding-Bentkus p-value of LTT, after Bates et al. 2021):
+#'   `p_j = min(exp(-m_j h1(min(Rhat_j, a), a)),
+#'   e * P(Bin(m_j, a) <= ceiling(m_j Rhat_j)))`
 #'   with `a = target_risk` and `h1(x, a) = x log(x / a) + (1 - x) log((1 -
 #'   x) / (1 - a))` (`0 log 0 = 0`). For 0/1 losses it is larger than the
 #'   binomial p-value (it bounds it).
