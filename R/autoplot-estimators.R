@@ -18,15 +18,17 @@ estimator_colours <- c(
   "2sele" = "#CC79A7", trapezoid = "#56B4E9"
 )
 
-# `shown`: the labels in the plot, which set the legend's columns.
-estimator_scales <- function(shown = estimator_labels) {
+# `shown`: the labels in the plot, which set the legend's columns. `fill`:
+# also the fill scale (only for plots that map fill: ggplot2 4 warns of a
+# manual scale with no data).
+estimator_scales <- function(shown = estimator_labels, fill = TRUE) {
   values <- stats::setNames(estimator_colours, estimator_labels)
   guide <- ggplot2::guide_legend(
     ncol = legend_columns(shown), byrow = TRUE, title.position = "top"
   )
-  list(
-    ggplot2::scale_colour_manual(values = values, guide = guide),
-    ggplot2::scale_fill_manual(values = values, guide = guide)
+  c(
+    list(ggplot2::scale_colour_manual(values = values, guide = guide)),
+    if (fill) list(ggplot2::scale_fill_manual(values = values, guide = guide))
   )
 }
 
@@ -69,9 +71,14 @@ autoplot.aurc_batch_study <- function(object, type = "estimate", ...) {
     "AURC estimators on batches of a test set of %s samples",
     format(object$n, big.mark = ",")
   )
+  ribbon <- type %in% c("estimate", "bias")
   colour <- list(
-    estimator_scales(levels(d$estimator)),
-    ggplot2::labs(colour = "Estimator", fill = "Estimator")
+    estimator_scales(levels(d$estimator), fill = ribbon),
+    if (ribbon) {
+      ggplot2::labs(colour = "Estimator", fill = "Estimator")
+    } else {
+      ggplot2::labs(colour = "Estimator")
+    }
   )
   if (type %in% c("estimate", "bias")) {
     shift <- if (type == "bias") object$population else 0
