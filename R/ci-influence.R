@@ -217,7 +217,7 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     )
   }
   derived <- c(auarc = "aurc", prr = "naurc")
-  if (!any(metrics %in% names(derived)) &&
+  if (!any(metrics %in% c(names(derived), partial_metrics)) &&
     !length(without_influence(metrics, o))) {
     return(run(metrics, o$estimator))
   }
@@ -225,15 +225,24 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   # "alpha" estimator: the influence values of those, negated. The others
   # of without_influence() get NA.
   none <- metrics %in% without_influence(metrics, o)
+  partial <- metrics %in% partial_metrics
   kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
-  own <- !none & !(metrics == "prr" & o$estimator != "alpha")
+  own <- !none & !partial & !(metrics == "prr" & o$estimator != "alpha")
   parts <- list()
   if (any(own)) parts$own <- run(unique(kernel[own]), o$estimator)
-  if (any(!own & !none)) parts$alpha <- run("naurc", "alpha")
+  if (any(!own & !none & !partial)) parts$alpha <- run("naurc", "alpha")
   n <- length(score)
   est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))
-  for (j in which(!none)) {
+  for (j in which(partial)) {
+    res <- partial_influence(metrics[j], as.double(score), as.double(loss),
+      case_weights, o$coverage_range
+    )
+    est[j] <- res$estimate
+    inf[, j] <- res$influence
+    se[j] <- res$std_error
+  }
+  for (j in which(!none & !partial)) {
     res <- if (own[j]) parts$own else parts$alpha
     k <- match(kernel[j], names(res$estimate))
     flip <- metrics[j] %in% names(derived)
@@ -247,12 +256,13 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
 partial_metrics <- c("partial_aurc", "partial_augrc")
 
 # The metrics of `metrics` without an influence function (yet) with the
-# options `options`: the partial areas, FPR at TPR, the achievable AURC,
-# PRR over part of the rejection range and fd-shifts' working point.
+# options `options`: FPR at TPR, the achievable AURC, PRR over part of the
+# rejection range and fd-shifts' working point. (The partial areas have
+# theirs in R/ci-influence-partial.R.)
 without_influence <- function(metrics, options) {
   mr <- options$max_rejection %||% 1
   lowest <- identical(options$rule, "lowest_risk")
-  metrics[metrics %in% c(partial_metrics, "fpr_at_tpr", "achievable_aurc") |
+  metrics[metrics %in% c("fpr_at_tpr", "achievable_aurc") |
     (metrics == "prr" & mr != 1) | (metrics == "risk_at_coverage" & lowest)]
 }
 

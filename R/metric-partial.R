@@ -30,10 +30,11 @@
 #' which differs from the `"alpha"` estimator of [aurc()] by the
 #' interpolation within each step (less than `1/n`).
 #'
-#' Bootstrap intervals ([selective_ci()] with `method = "bootstrap"`) and
-#' paired bootstrap comparisons ([compare_scores()]) take
-#' `metrics = "partial_aurc"` with `coverage_range`; there is no analytic
-#' interval yet.
+#' Intervals ([selective_ci()]) and paired comparisons ([compare_scores()])
+#' take `metrics = "partial_aurc"` with `coverage_range`, analytic and
+#' bootstrap. The analytic ones differentiate the closed form of each
+#' group's integral (the recipe of [influence_functions]; the derivation is
+#' in `R/ci-influence-partial.R`).
 #'
 #' @inheritParams aurc
 #' @param coverage_range The range of coverage `c(c1, c2)`,

@@ -117,11 +117,6 @@ test_that("bootstrap intervals and paired comparisons of partial areas", {
   expect_equal(ci$.upper, unname(apply(reps, 1, stats::quantile, 0.9)),
     tolerance = 1e-12)
   expect_identical(ci$.estimator, rep("coverage=0.3-0.9", 2))
-  expect_error(
-    selective_ci_vec(s, l, metrics = "partial_aurc",
-      coverage_range = c(0.3, 0.9)),
-    class = "aurc_error_method"
-  )
   df <- data.frame(a = s, b = stats::runif(n), l = l)
   cmp <- compare_scores(df, c(a, b), l, metric = "partial_aurc",
     coverage_range = c(0.3, 0.9), method = "bootstrap", indices = idx
@@ -177,4 +172,70 @@ test_that("bad coverage ranges are classed errors", {
     class = "aurc_error_type")
   expect_error(selective_metrics_vec(s, l, metrics = "partial_aurc"),
     class = "aurc_error_type")
+})
+
+test_that("influence values are the derivatives of the partial areas", {
+  set.seed(35)
+  n <- 40
+  s <- round(stats::runif(n), 1)
+  l <- stats::rexp(n)
+  w <- stats::runif(n, 0.5, 2)
+  N <- sum(w)
+  for (m in c("partial_aurc", "partial_augrc")) {
+    for (rg in list(c(0, 1), c(0.2, 0.7), c(0.05, 0.5), c(0.5, 1))) {
+      f <- function(ww) {
+        selective_metrics_vec(s, l, metrics = m, coverage_range = rg,
+          case_weights = ww)$.estimate
+      }
+      res <- aurc:::metric_influence(s, l, w, m, list(coverage_range = rg))
+      expect_equal(res$estimate, f(w), tolerance = 1e-14)
+      # the weight of sample i grows by e N, the others shrink by e
+      e <- 1e-7
+      num <- vapply(seq_len(n), function(i) {
+        w2 <- w * (1 - e)
+        w2[i] <- w2[i] + e * N
+        (f(w2) - f(w)) / e
+      }, numeric(1))
+      expect_equal(res$influence, num, tolerance = 1e-5,
+        info = paste(m, rg[1], rg[2])
+      )
+    }
+  }
+  # over [0, 1] the partial AUGRC is the AUGRC: the same influence values
+  expect_equal(
+    aurc:::metric_influence(s, l, w, "partial_augrc",
+      list(coverage_range = c(0, 1)))$influence,
+    aurc:::metric_influence(s, l, w, "augrc")$influence,
+    tolerance = 1e-12
+  )
+})
+
+test_that("the analytic interval of the partial AURC covers its value", {
+  gen <- function(n) {
+    s <- stats::runif(n)
+    list(s = s, f = stats::rbinom(n, 1, 0.5 * (1 - s)^2))
+  }
+  set.seed(36)
+  big <- gen(2e6)
+  truth <- partial_aurc_vec(big$s, big$f, coverage_range = c(0.5, 1))
+  reps <- test_grid(200, 1000)
+  hits <- 0
+  for (k in seq_len(reps)) {
+    d <- gen(400)
+    ci <- selective_ci_vec(d$s, d$f, metrics = "partial_aurc",
+      coverage_range = c(0.5, 1))
+    hits <- hits + (ci$.lower <= truth && truth <= ci$.upper)
+  }
+  band <- stats::qbinom(c(0.0005, 0.9995), reps, 0.95) / reps
+  expect_gte(hits / reps, band[1] - 0.02)
+  expect_lte(hits / reps, band[2])
+  # paired comparisons, analytic
+  df <- data.frame(a = d$s, b = d$s + stats::rnorm(400, sd = 0.3), f = d$f)
+  cmp <- compare_scores(df, c(a, b), f, metric = "partial_augrc",
+    coverage_range = c(0.2, 1))
+  expect_equal(cmp$tests$difference,
+    partial_augrc_vec(df$a, df$f, coverage_range = c(0.2, 1)) -
+      partial_augrc_vec(df$b, df$f, coverage_range = c(0.2, 1)),
+    tolerance = 1e-12)
+  expect_true(is.finite(cmp$tests$std_error))
 })
