@@ -334,23 +334,7 @@ calibration_frequency_input <- function(confidence, correct, case_weights,
 # columns found in `data`, `fn` called per group, the grouping columns
 # first; `empty` is the result for a grouped data frame of zero rows.
 calibration_df_rows <- function(data, columns, fn, empty, call) {
-  if (is_remote_data(data)) {
-    abort_aurc(
-      c(
-        "This is computed in memory only.",
-        i = paste(
-          "{.arg data} is a database table or a score table; collect the",
-          "columns first (e.g. with {.fn dplyr::collect})."
-        )
-      ),
-      class = "aurc_error_type", call = call
-    )
-  }
-  check_data_frame(data, call = call)
-  values <- Map(
-    function(quo, arg) eval_column(data, quo, arg, call = call),
-    columns, names(columns)
-  )
+  values <- memory_columns(data, columns, "This is", call)
   groups <- data_groups(data)
   parts <- lapply(groups$rows, function(rows) {
     do.call(fn, lapply(values, function(v) if (is.null(v)) NULL else v[rows]))

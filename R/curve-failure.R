@@ -122,23 +122,9 @@ failure_pr_curve_vec <- function(score, failure, ..., na_rm = FALSE,
 # per group of a grouped data frame.
 failure_curve_df <- function(data, score, failure, case_weights, na_rm,
                              type, call) {
-  if (is_remote_data(data)) {
-    abort_aurc(
-      c(
-        "Failure ROC and PR curves are computed in memory only.",
-        i = paste(
-          "{.arg data} is a database table or a score table; collect the",
-          "columns first (e.g. with {.fn dplyr::collect})."
-        )
-      ),
-      class = "aurc_error_type", call = call
-    )
-  }
-  check_data_frame(data, call = call)
-  values <- Map(
-    function(quo, arg) eval_column(data, quo, arg, call = call),
+  values <- memory_columns(data,
     list(score = score, failure = failure, case_weights = case_weights),
-    c("score", "failure", "case_weights")
+    "Failure ROC and PR curves are", call
   )
   groups <- check_some_groups(data_groups(data), call)
   table <- failure_curve_table(

@@ -67,27 +67,36 @@ data_groups <- function(data) {
   }
 }
 
-# `columns`: named list of quosures; `fn(...)` gets the evaluated columns
-# (subset to a group) under the same names and returns one number.
-metric_df <- function(data, columns, fn, metric, estimator,
-                      call = rlang::caller_env()) {
+# The columns of a form computed in memory only: a classed error for a
+# database or score table (`what` names the computation; cli markup in it
+# is read in `envir`), then each quosure of the named list `columns`
+# evaluated in `data`.
+memory_columns <- function(data, columns, what, call,
+                           envir = parent.frame()) {
   if (is_remote_data(data)) {
     abort_aurc(
       c(
-        "{.val {metric}} is computed in memory only.",
+        paste(what, "computed in memory only."),
         i = paste(
           "{.arg data} is a database table or a score table; collect the",
           "columns first (e.g. with {.fn dplyr::collect})."
         )
       ),
-      class = "aurc_error_type", call = call
+      class = "aurc_error_type", call = call, .envir = envir
     )
   }
   check_data_frame(data, call = call)
-  values <- Map(
+  Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
     columns, names(columns)
   )
+}
+
+# `columns`: named list of quosures; `fn(...)` gets the evaluated columns
+# (subset to a group) under the same names and returns one number.
+metric_df <- function(data, columns, fn, metric, estimator,
+                      call = rlang::caller_env()) {
+  values <- memory_columns(data, columns, "{.val {metric}} is", call)
   groups <- data_groups(data)
   estimate <- vapply(groups$rows, function(rows) {
     args <- lapply(values, function(v) if (is.null(v)) NULL else v[rows])
