@@ -34,7 +34,9 @@
 #              ("prr@0.5"; src/core/metric_name.h)
 # * title      a short title for documentation and messages
 # * direction  "minimize" or "maximize" (as yardstick's)
-# * input      "loss" (any finite non-negative loss) or "failure" (0/1)
+# * input      "loss" (any finite non-negative loss), "failure" (0/1) or
+#              "quality" (in [0, 1], higher better, as an LLM answer's
+#              ROUGE; the engine reads 1 - quality)
 # * options    the names of the options it takes (see metric_option_info())
 # * binary_if  NULL, or a function of the options that is TRUE when they
 #              make the metric need a 0/1 loss (E-AURC's asymptotic optimum)
