@@ -242,6 +242,17 @@ db_check_values <- function(res, cols, binary, call, range = FALSE) {
   }
   minl <- suppressWarnings(min(num(res[[".minl"]]), na.rm = TRUE))
   maxl <- suppressWarnings(max(num(res[[".maxl"]]), na.rm = TRUE))
+  # a quality (prr(), auarc()) reaches the engine as the loss 1 - quality
+  if (identical(args[2], "quality") && (minl < 0 || maxl > 1)) {
+    shown <- if (minl < 0) 1 - minl else 1 - maxl
+    abort_aurc(
+      c(
+        "{.arg quality} must lie in [0, 1] (higher = better).",
+        x = "The engine found the value {.val {shown}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
   if (minl < 0 || (is.finite(minl) && is.infinite(maxl))) {
     shown <- if (minl < 0) minl else maxl
     abort_aurc(

@@ -283,6 +283,17 @@ test_that("database tables and score tables give the in-memory values", {
   expect_equal(auarc(tb, s, q)$.estimate, auarc(gdf, s, q)$.estimate,
     tolerance = 1e-12
   )
+  # a quality outside [0, 1] is the in-memory error, found by the engine
+  bad <- df
+  bad$q[3] <- 1.5
+  bad$q[7] <- -0.25
+  DBI::dbWriteTable(con, "bad", bad)
+  expect_error(prr(dplyr::tbl(con, "bad"), s, q), class = "aurc_error_value")
+  expect_error(prr(dplyr::tbl(con, "bad"), s, q, max_rejection = 0.5),
+    class = "aurc_error_value")
+  bad$q[3] <- 0.5
+  DBI::dbWriteTable(con, "bad2", bad)
+  expect_error(auarc(dplyr::tbl(con, "bad2"), s, q), "-0.25")
   st <- score_table(gdf, s, 1 - q, case_weights = w)
   expect_equal(
     selective_metrics(st, metrics = c("prr", "auarc"),
