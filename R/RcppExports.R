@@ -157,3 +157,11 @@ mean_nll_impl <- function(logits, labels, temperature) {
     .Call(`_aurc_mean_nll_impl`, logits, labels, temperature)
 }
 
+set_workspace_limit_impl <- function(bytes) {
+    .Call(`_aurc_set_workspace_limit_impl`, bytes)
+}
+
+workspace_kept_impl <- function() {
+    .Call(`_aurc_workspace_kept_impl`)
+}
+

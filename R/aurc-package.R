@@ -33,6 +33,14 @@
 #' * `aurc.max_cells`: the most cells one result or work table may have
 #'   (default 2^28, 2 GB of doubles); a request above it is a classed error
 #'   (`aurc_error_size`) before anything is allocated.
+#' * `aurc.workspace`: the most bytes of large work buffers (the sort's, of
+#'   4 MiB and more each) kept between calls, 512 MiB (`2^29`) by default.
+#'   Fresh memory made the time of one call vary by a factor of two at
+#'   n = 1e7; a kept buffer is handed to the next call already backed, so
+#'   repeated calls take the same time. About 32 bytes per sample are
+#'   kept (320 MB after a call at n = 1e7), outside R's heap: they show
+#'   in the process's memory, not in [gc()]. `options(aurc.workspace = 0)`
+#'   frees them at the next call and keeps none; `Inf` sets no limit.
 #'
 #' @keywords internal
 #' @docType package

@@ -796,8 +796,10 @@ check_threads <- function(threads, arg = rlang::caller_arg(threads),
 # The threads of the one sort behind every metric: the option
 # `aurc.threads` (unset: 1), capped silently at the cores available and
 # OMP_THREAD_LIMIT. Only inputs of 2^16 values or more are sorted on more
-# than one thread; the result never depends on it.
+# than one thread; the result never depends on it. Every call that sorts
+# comes here, so it also applies the option `aurc.workspace`.
 sort_threads <- function(call = rlang::caller_env()) {
+  apply_workspace_option(call)
   opt <- getOption("aurc.threads")
   if (is.null(opt)) {
     return(1L)
@@ -821,6 +823,35 @@ sort_threads <- function(call = rlang::caller_env()) {
   )
   caps <- caps[!is.na(caps) & caps >= 1]
   as.integer(min(c(opt, floor(caps)), 1024))
+}
+
+# The option `aurc.workspace`: the most bytes of large work buffers the C++
+# core keeps between calls (src/core/memory.h), 512 MiB when unset, 0 to
+# keep nothing, Inf for no limit. Applied by every call that sorts (through
+# sort_threads()); the C++ limit is only set when the option changed.
+workspace_default <- 2^29
+apply_workspace_option <- function(call = rlang::caller_env()) {
+  opt <- getOption("aurc.workspace")
+  if (identical(opt, aurc_state$workspace)) {
+    return(invisible())
+  }
+  bytes <- if (is.null(opt)) workspace_default else opt
+  ok <- is.numeric(bytes) && length(bytes) == 1 && !is.na(bytes) && bytes >= 0
+  if (!ok) {
+    abort_aurc(
+      c(
+        "The option {.code aurc.workspace} must be a number of bytes of at
+         least 0.",
+        i = "It is {.obj_type_friendly {opt}}; set it with
+             {.code options(aurc.workspace = 2^30)}, to 0 to keep no buffers,
+             or unset it with {.code options(aurc.workspace = NULL)}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  set_workspace_limit_impl(as.double(bytes))
+  aurc_state$workspace <- opt
+  invisible()
 }
 
 # The cores of the machine, found once per session: parallel::detectCores()

@@ -562,6 +562,25 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// set_workspace_limit_impl
+double set_workspace_limit_impl(double bytes);
+RcppExport SEXP _aurc_set_workspace_limit_impl(SEXP bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< double >::type bytes(bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(set_workspace_limit_impl(bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// workspace_kept_impl
+double workspace_kept_impl();
+RcppExport SEXP _aurc_workspace_kept_impl() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(workspace_kept_impl());
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
@@ -603,6 +622,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_scores_members_impl", (DL_FUNC) &_aurc_scores_members_impl, 5},
     {"_aurc_losses_impl", (DL_FUNC) &_aurc_losses_impl, 5},
     {"_aurc_mean_nll_impl", (DL_FUNC) &_aurc_mean_nll_impl, 3},
+    {"_aurc_set_workspace_limit_impl", (DL_FUNC) &_aurc_set_workspace_limit_impl, 1},
+    {"_aurc_workspace_kept_impl", (DL_FUNC) &_aurc_workspace_kept_impl, 0},
     {NULL, NULL, 0}
 };
 

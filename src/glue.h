@@ -71,7 +71,7 @@ class DoubleColumn {
  private:
   std::size_t n_;
   const double* data_ = nullptr;
-  std::vector<double> copy_;
+  work_vector<double> copy_;
 };
 
 // Null pointer for an empty vector: "no case weights".

@@ -67,7 +67,7 @@ std::vector<MetricSpec> metric_specs(const Rcpp::CharacterVector& metrics,
 
 // The canonical order and the data permuted into it.
 struct Canonical {
-  std::vector<std::size_t> order;     // canonical position -> input row
+  work_vector<std::size_t> order;     // canonical position -> input row
   std::vector<std::size_t> position;  // input row -> canonical position
   std::vector<double> score, loss, weight;
   std::vector<int> stratum, cluster;

@@ -348,7 +348,7 @@ double append_rc_curve(const double* score, const double* loss,
                        Check& check, std::vector<double>& thr,
                        std::vector<double>& acc, std::vector<double>& los) {
   CurveSums sums;
-  const std::vector<std::uint64_t>* keys;
+  const work_vector<std::uint64_t>* keys;
   double total = 0.0;
   if (!w) {
     sort_with_loss_any(score, loss, n, ws.sorted, check, ws.threads);

@@ -24,7 +24,7 @@ namespace aurc {
 
 // The full set sorted once.
 struct BatchData {
-  std::vector<std::uint64_t> keys;   // ascending sort keys
+  work_vector<std::uint64_t> keys;   // ascending sort keys
   std::vector<double> loss;          // loss in the same order
   std::vector<std::size_t> position; // position[i]: sorted slot of sample i
   std::size_t n() const { return keys.size(); }

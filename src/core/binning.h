@@ -53,7 +53,7 @@ namespace aurc {
 // Confidence x, correctness y (0/1) and weight w of every sample, sorted by
 // x ascending (or descending). w empty: every sample counts once.
 struct CalibSorted {
-  std::vector<double> x, y, w;
+  work_vector<double> x, y, w;
   bool descending = false;
 
   std::size_t n() const { return x.size(); }
@@ -73,7 +73,7 @@ void calib_sort(const double* conf, const double* correct,
                 const double* weight, std::size_t n, bool descending,
                 CalibSorted& out, Check check = Check(), int threads = 1) {
   const double sgn = descending ? -1.0 : 1.0;
-  std::vector<std::uint64_t> keys;
+  work_vector<std::uint64_t> keys;
   resize_large(keys, n);
   out.descending = descending;
   if (!weight) {
@@ -85,7 +85,7 @@ void calib_sort(const double* conf, const double* correct,
     });
     radix_sort(keys, out.y, check, threads);
   } else {
-    std::vector<std::size_t> order;
+    work_vector<std::size_t> order;
     resize_large(order, n);
     chunked_for(0, n, check, [&](std::size_t i) {
       keys[i] = sortable_key(sgn * conf[i]);

@@ -107,7 +107,7 @@ inline const MetricEntry* find_metric(const std::string& name) {
 // ---- presorted columns -----------------------------------------------------
 
 struct RankingColumn {
-  std::vector<std::size_t> order;      // sorted position -> case position
+  work_vector<std::size_t> order;      // sorted position -> case position
   std::vector<double> loss;            // loss in ascending score order
   std::vector<std::size_t> group_end;  // exclusive end of each tie group
   // The loss order, for metrics of the oracle (prepare_loss_order(); empty
@@ -115,7 +115,7 @@ struct RankingColumn {
   // from the score groups' totals.
   bool loss_ready = false;
   bool binary_loss = false;
-  std::vector<std::size_t> loss_order;      // case positions, ascending loss
+  work_vector<std::size_t> loss_order;      // case positions, ascending loss
   std::vector<double> loss_value;           // the loss of each equal-loss run
   std::vector<std::size_t> loss_group_end;  // exclusive end of each run
   // Equal-width calibration bins of the score as confidence, for ECE

@@ -25,9 +25,8 @@ struct TieGroups {
   std::vector<std::size_t> count;  // samples (rows) per group
 };
 
-inline void tie_groups(const std::vector<double>& x,
-                       const std::vector<double>& y,
-                       const std::vector<double>& w, TieGroups& g) {
+template <class V>
+void tie_groups(const V& x, const V& y, const V& w, TieGroups& g) {
   g = TieGroups();
   // reserve: no reallocation when every confidence is distinct (untouched
   // capacity costs no memory traffic)
@@ -175,10 +174,9 @@ inline void pav_push(std::vector<double>& bw, std::vector<double>& bs,
 // on the PAV stack. The same sums in the same order as tie_groups() + pav()
 // + corp_decompose(), so the result is identical; used when only the
 // decomposition is wanted.
-inline CorpDecomposition corp_decompose_sorted(const std::vector<double>& x,
-                                               const std::vector<double>& y,
-                                               const std::vector<double>& w,
-                                               CorpScore s) {
+template <class V>
+CorpDecomposition corp_decompose_sorted(const V& x, const V& y, const V& w,
+                                        CorpScore s) {
   const std::size_t n = x.size();
   std::vector<double> bw, bs, bm;  // block weight, outcome sum, mean
   bw.reserve(n);

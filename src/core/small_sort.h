@@ -26,9 +26,8 @@ constexpr std::size_t kSmallSort = 256;
 
 // Stable ascending sort of keys with payload: insertion sort up to 32
 // elements, else a stable sort of positions.
-template <class Payload>
-void small_sort(std::vector<std::uint64_t>& keys,
-                std::vector<Payload>& payload) {
+template <class Keys, class Payloads>
+void small_sort(Keys& keys, Payloads& payload) {
   const std::size_t n = keys.size();
   if (n <= 32) {
     insertion_sort(keys.data(), payload.data(), n);
@@ -39,8 +38,8 @@ void small_sort(std::vector<std::uint64_t>& keys,
   std::stable_sort(pos.begin(), pos.end(), [&](std::size_t a, std::size_t b) {
     return keys[a] < keys[b];
   });
-  std::vector<std::uint64_t> k2(n);
-  std::vector<Payload> p2(n);
+  Keys k2(n);
+  Payloads p2(n);
   for (std::size_t i = 0; i < n; ++i) {
     k2[i] = keys[pos[i]];
     p2[i] = payload[pos[i]];
@@ -49,9 +48,8 @@ void small_sort(std::vector<std::uint64_t>& keys,
   payload.swap(p2);
 }
 
-template <class Payload, class Check>
-void sort_keys_any(std::vector<std::uint64_t>& keys,
-                   std::vector<Payload>& payload, Check& check) {
+template <class Keys, class Payloads, class Check>
+void sort_keys_any(Keys& keys, Payloads& payload, Check& check) {
   if (keys.size() <= kSmallSort) {
     small_sort(keys, payload);
   } else {

@@ -257,17 +257,17 @@ void msd_sort(std::uint64_t* k, Payload* p, std::uint64_t* kt, Payload* pt,
 
 // Sorts keys ascending, permuting payload alongside (stable). The result
 // does not depend on `threads`.
-template <class Payload, class Check = NoCheck>
-void radix_sort(std::vector<std::uint64_t>& keys, std::vector<Payload>& payload,
-                Check check = Check(), int threads = 1) {
+template <class Keys, class Payloads, class Check = NoCheck>
+void radix_sort(Keys& keys, Payloads& payload, Check check = Check(),
+                int threads = 1) {
   constexpr int kBits = kRadixBits;
   constexpr int kPasses = kRadixPasses;
   constexpr std::size_t kBuckets = kRadixBuckets;
   constexpr std::uint64_t kMask = kBuckets - 1;
   const std::size_t n = keys.size();
   if (n < 2) return;
-  std::vector<std::uint64_t> keys_tmp;
-  std::vector<Payload> payload_tmp;
+  Keys keys_tmp;
+  Payloads payload_tmp;
   if (n >= kHybridSort) {
     resize_large(keys_tmp, n);
     resize_large(payload_tmp, n);

@@ -24,8 +24,8 @@
 namespace aurc {
 
 // Calls f(begin, end) for each run of equal keys, ascending or descending.
-template <class F>
-void for_each_run(const std::vector<std::uint64_t>& keys, F f) {
+template <class Keys, class F>
+void for_each_run(const Keys& keys, F f) {
   const std::size_t n = keys.size();
   std::size_t begin = 0;
   for (std::size_t k = 1; k <= n; ++k) {
@@ -36,8 +36,8 @@ void for_each_run(const std::vector<std::uint64_t>& keys, F f) {
   }
 }
 
-template <class F>
-void for_each_run_reverse(const std::vector<std::uint64_t>& keys, F f) {
+template <class Keys, class F>
+void for_each_run_reverse(const Keys& keys, F f) {
   std::size_t end = keys.size();
   for (std::size_t k = end; k-- > 0;) {
     if (k == 0 || keys[k] != keys[k - 1]) {
@@ -50,8 +50,8 @@ void for_each_run_reverse(const std::vector<std::uint64_t>& keys, F f) {
 // Scores sorted once, with original positions: reusable for any loss and
 // any case weights or bootstrap counts.
 struct Presorted {
-  std::vector<std::uint64_t> keys;   // ascending
-  std::vector<std::size_t> order;    // order[k]: input position of keys[k]
+  work_vector<std::uint64_t> keys;   // ascending
+  work_vector<std::size_t> order;    // order[k]: input position of keys[k]
 
   std::size_t n() const { return keys.size(); }
 };
@@ -101,8 +101,8 @@ struct PresortedGroups {
 
 // Scores sorted with the loss as payload: the fast path without weights.
 struct SortedLoss {
-  std::vector<std::uint64_t> keys;
-  std::vector<double> loss;
+  work_vector<std::uint64_t> keys;
+  work_vector<double> loss;
 
   template <class F>
   void visit(std::size_t b, std::size_t e, F& f) const {

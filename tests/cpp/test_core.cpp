@@ -102,7 +102,7 @@ void test_radix_sort() {
     for (std::size_t i = 0; i < n; ++i) ref[i] = i;
     std::stable_sort(ref.begin(), ref.end(),
                      [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
-    CHECK(p.order == ref);  // stable and ascending
+    CHECK(std::equal(p.order.begin(), p.order.end(), ref.begin()) && p.order.size() == ref.size());  // stable and ascending
   }
 }
 
@@ -271,7 +271,7 @@ void test_radix_sort_threads() {
       aurc::Presorted p;
       int calls = 0;
       aurc::presort(x.data(), n, p, CountingCheck{&calls}, threads);
-      CHECK(p.order == ref);
+      CHECK(std::equal(p.order.begin(), p.order.end(), ref.begin()) && p.order.size() == ref.size());
       CHECK(calls > 3);
       aurc::SortedLoss sl;
       aurc::sort_with_loss(x.data(), l.data(), n, sl, aurc::NoCheck(), threads);
@@ -2185,10 +2185,76 @@ void test_partial_and_prr() {
   CHECK(!aurc::split_metric_name("prr@", base, p));
 }
 
+// The pool of large buffers (memory.h): a buffer freed by one call is the
+// next call's, the limit holds, and a limit of 0 keeps nothing.
+void test_workspace_pool() {
+  const std::size_t old_limit = aurc::workspace_limit();
+  aurc::set_workspace_limit(0);  // empty, whatever earlier tests kept
+  CHECK(aurc::workspace_kept() == 0);
+  aurc::set_workspace_limit(std::size_t(64) << 20);
+  const std::size_t n = (std::size_t(8) << 20) / sizeof(double);  // 8 MB
+  const double* first = nullptr;
+  {
+    aurc::work_vector<double> v;
+    aurc::resize_large(v, n);
+    first = v.data();
+    for (std::size_t i = 0; i < n; ++i) v[i] = double(i);
+  }
+  CHECK(aurc::workspace_kept() >= n * sizeof(double));
+  {
+    aurc::work_vector<double> v;
+    aurc::resize_large(v, n / 2);  // a smaller request reuses the block
+    CHECK(v.data() == first);
+    CHECK(v.size() == n / 2 && v[0] == 0.0 && v[n / 2 - 1] == 0.0);
+    aurc::work_vector<double> w;  // a second one at once is fresh
+    aurc::resize_large(w, n);
+    CHECK(w.data() != first);
+  }
+  CHECK(aurc::workspace_kept() <= (std::size_t(64) << 20));
+  CHECK(aurc::workspace_kept() >= 2 * n * sizeof(double));
+  // above the limit the oldest kept blocks go first
+  aurc::set_workspace_limit(n * sizeof(double) + 1);
+  CHECK(aurc::workspace_kept() <= n * sizeof(double) + 1);
+  {
+    aurc::work_vector<double> big;
+    aurc::resize_large(big, 2 * n);  // larger than the limit: never kept
+  }
+  CHECK(aurc::workspace_kept() <= n * sizeof(double) + 1);
+  aurc::set_workspace_limit(0);
+  CHECK(aurc::workspace_kept() == 0);
+  {
+    aurc::work_vector<double> v;
+    aurc::resize_large(v, n);
+  }
+  CHECK(aurc::workspace_kept() == 0);
+  // small vectors never touch the pool
+  {
+    aurc::work_vector<int> small(10, 3);
+    CHECK(small[9] == 3);
+  }
+  CHECK(aurc::workspace_kept() == 0);
+  // a sort through the pool gives the same result as a fresh one
+  aurc::set_workspace_limit(std::size_t(256) << 20);
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> x(std::size_t(1) << 20);
+  for (double& v : x) v = std::floor(u(gen) * 1000.0) / 1000.0;
+  std::vector<std::size_t> first_order;
+  for (int rep = 0; rep < 3; ++rep) {
+    aurc::Presorted p;
+    aurc::presort(x.data(), x.size(), p);
+    if (rep == 0) first_order.assign(p.order.begin(), p.order.end());
+    CHECK(std::equal(p.order.begin(), p.order.end(), first_order.begin()));
+  }
+  CHECK(aurc::workspace_kept() > 0);
+  aurc::set_workspace_limit(old_limit);
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
   test_radix_sort_threads();
+  test_workspace_pool();
   test_scan();
   test_small_sort();
   test_estimators();
