@@ -117,6 +117,10 @@ prr_groups_impl <- function(score_count, score_loss, loss_count, loss_sum, max_r
     .Call(`_aurc_prr_groups_impl`, score_count, score_loss, loss_count, loss_sum, max_rejection)
 }
 
+prr_parts_impl <- function(score_count, score_loss, loss_count, loss_sum, max_rejection) {
+    .Call(`_aurc_prr_parts_impl`, score_count, score_loss, loss_count, loss_sum, max_rejection)
+}
+
 ranking_kernel_metrics_impl <- function() {
     .Call(`_aurc_ranking_kernel_metrics_impl`)
 }

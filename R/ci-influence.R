@@ -225,7 +225,9 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   # "alpha" estimator: the influence values of those, negated. The others
   # of without_influence() get NA.
   none <- metrics %in% without_influence(metrics, o)
-  partial <- metrics %in% partial_metrics
+  # PRR over part of the rejection range: R/ci-influence-prr.R
+  window <- metrics == "prr" & (o$max_rejection %||% 1) != 1
+  partial <- metrics %in% partial_metrics | window
   kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
   own <- !none & !partial & !(metrics == "prr" & o$estimator != "alpha")
   parts <- list()
@@ -235,9 +237,15 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))
   for (j in which(partial)) {
-    res <- partial_influence(metrics[j], as.double(score), as.double(loss),
-      case_weights, o$coverage_range
-    )
+    res <- if (window[j]) {
+      prr_window_influence(as.double(score), as.double(loss), case_weights,
+        o$max_rejection
+      )
+    } else {
+      partial_influence(metrics[j], as.double(score), as.double(loss),
+        case_weights, o$coverage_range
+      )
+    }
     est[j] <- res$estimate
     inf[, j] <- res$influence
     se[j] <- res$std_error
@@ -255,15 +263,15 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
 
 partial_metrics <- c("partial_aurc", "partial_augrc")
 
-# The metrics of `metrics` without an influence function (yet) with the
-# options `options`: FPR at TPR, the achievable AURC, PRR over part of the
-# rejection range and fd-shifts' working point. (The partial areas have
-# theirs in R/ci-influence-partial.R.)
+# The metrics of `metrics` without an influence function with the options
+# `options`: FPR at TPR, the achievable AURC and fd-shifts' working point
+# (argmin- and quantile-type statistics of the empirical curve). The partial
+# areas and PRR over part of the rejection range have theirs in
+# R/ci-influence-partial.R and R/ci-influence-prr.R.
 without_influence <- function(metrics, options) {
-  mr <- options$max_rejection %||% 1
   lowest <- identical(options$rule, "lowest_risk")
   metrics[metrics %in% c("fpr_at_tpr", "achievable_aurc") |
-    (metrics == "prr" & mr != 1) | (metrics == "risk_at_coverage" & lowest)]
+    (metrics == "risk_at_coverage" & lowest)]
 }
 
 # method = "analytic" for a metric without an influence function: a

@@ -93,8 +93,7 @@
 #' `"coverage_at_risk"`, `"partial_aurc"`, `"partial_augrc"`,
 #' `"fpr_at_tpr"`, `"achievable_aurc"`, `"auarc"`, `"prr"` (as in
 #' [selective_metrics()]; the last two read `loss` as `1 - quality`;
-#' `"fpr_at_tpr"`, `"achievable_aurc"`, `"prr"` with
-#' `max_rejection < 1` and `"risk_at_coverage"` with
+#' `"fpr_at_tpr"`, `"achievable_aurc"` and `"risk_at_coverage"` with
 #' `rule = "lowest_risk"` have bootstrap intervals only), and the calibration
 #' errors `"ece"`, `"mce"` (as [mce_vec()]), `"debiased_l2_ce"` (as
 #' [ece_vec()] with `debias = TRUE`), `"smooth_ece"` (as

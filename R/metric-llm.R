@@ -45,10 +45,13 @@
 #'
 #' Intervals ([selective_ci()]), paired comparisons ([compare_scores()])
 #' and rankings ([bootstrap_ranking()]) take `metrics = "prr"` or
-#' `"auarc"` with `loss = 1 - quality`. Analytic intervals use the
-#' influence function of `1 - AURC` and `1 - NAURC`, so they are available
-#' for `auarc` and for `prr` with `max_rejection = 1`; the bootstrap covers
-#' every case.
+#' `"auarc"` with `loss = 1 - quality`, and so does [selective_power()].
+#' Analytic intervals use the influence function of `1 - AURC` for
+#' `auarc` and of `1 - NAURC` for `prr` with `max_rejection = 1`; below 1,
+#' PRR's own, derived from the step curve over the rejection window and the
+#' oracle's window as an L-functional of the loss distribution (checked
+#' against numerical derivatives, against `1 - NAURC` at 1, and by the
+#' coverage of its intervals). The bootstrap covers every case.
 #'
 #' @inheritParams aurc
 #' @param quality The quality of each output, in `[0, 1]`, higher better

@@ -90,8 +90,8 @@
 #' @param correct Instead of `loss`: the unquoted column of whether each
 #'   prediction was right; the loss is `1 - correct`.
 #' @param metric `"aurc"` (the default), `"augrc"`, `"failure_auroc"`, or
-#'   for a quality in `[0, 1]` given as `loss = 1 - quality`, `"prr"` (with
-#'   `max_rejection = 1`) or `"auarc"` ([prr()]).
+#'   for a quality in `[0, 1]` given as `loss = 1 - quality`, `"prr"` or
+#'   `"auarc"` ([prr()]).
 #' @param n The number of cases of the planned study (at least 2), or
 #'   `NULL` to solve for it.
 #' @param power The target power, strictly between `sig_level` and 1, or
@@ -108,6 +108,8 @@
 #'   [compare_scores()]: the standard error is the stratified or
 #'   cluster-robust one.
 #' @param estimator The AURC estimator (see [selective_ci()]).
+#' @param max_rejection For `metric = "prr"`: the largest share rejected,
+#'   in `(0, 1]` (see [prr()]).
 #' @param na_rm If `TRUE`, pilot rows with a missing value in either score
 #'   or a loss are dropped; if `FALSE` (the default) a missing value makes
 #'   the result `NA`.
@@ -166,8 +168,8 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
                             sig_level = 0.05,
                             alternative = c("two.sided", "one.sided"),
                             strata = NULL, cluster = NULL,
-                            estimator = "alpha", na_rm = FALSE,
-                            case_weights = NULL) {
+                            estimator = "alpha", max_rejection = 1,
+                            na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   metric <- check_choice(if (missing(metric)) "aurc" else metric,
@@ -235,7 +237,7 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
     coverage = NULL, risk = NULL, n_bins = 10, binning = "adaptive",
     na_rm = na_rm, threads = 1,
     ignored = c(type = FALSE, times = FALSE, threads = FALSE),
-    n_bins_given = FALSE, call = call
+    n_bins_given = FALSE, call = call, max_rejection = max_rejection
   )
   tests <- cmp$tests
   n_pilot <- cmp$settings$n

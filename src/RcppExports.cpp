@@ -439,6 +439,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// prr_parts_impl
+Rcpp::NumericVector prr_parts_impl(const Rcpp::NumericVector& score_count, const Rcpp::NumericVector& score_loss, const Rcpp::NumericVector& loss_count, const Rcpp::NumericVector& loss_sum, double max_rejection);
+RcppExport SEXP _aurc_prr_parts_impl(SEXP score_countSEXP, SEXP score_lossSEXP, SEXP loss_countSEXP, SEXP loss_sumSEXP, SEXP max_rejectionSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score_count(score_countSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score_loss(score_lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss_count(loss_countSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss_sum(loss_sumSEXP);
+    Rcpp::traits::input_parameter< double >::type max_rejection(max_rejectionSEXP);
+    rcpp_result_gen = Rcpp::wrap(prr_parts_impl(score_count, score_loss, loss_count, loss_sum, max_rejection));
+    return rcpp_result_gen;
+END_RCPP
+}
 // ranking_kernel_metrics_impl
 Rcpp::DataFrame ranking_kernel_metrics_impl();
 RcppExport SEXP _aurc_ranking_kernel_metrics_impl() {
@@ -612,6 +626,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_rc_curve_grouped_impl", (DL_FUNC) &_aurc_rc_curve_grouped_impl, 5},
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_prr_groups_impl", (DL_FUNC) &_aurc_prr_groups_impl, 5},
+    {"_aurc_prr_parts_impl", (DL_FUNC) &_aurc_prr_parts_impl, 5},
     {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},
     {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 7},

@@ -468,3 +468,31 @@ double prr_groups_impl(const Rcpp::NumericVector& score_count,
   for (double c : by_score.count) n += c;
   return prr_value(by_score, by_loss, n, max_rejection);
 }
+
+// The three parts of PRR (src/core/partial.h) from groups as in
+// prr_groups_impl(): the mean loss m, the mean step risk A over the
+// rejection window and its oracle value A*, PRR = (m - A) / (m - A*). For
+// the influence function of PRR (R/ci-influence-prr.R).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector prr_parts_impl(const Rcpp::NumericVector& score_count,
+                                   const Rcpp::NumericVector& score_loss,
+                                   const Rcpp::NumericVector& loss_count,
+                                   const Rcpp::NumericVector& loss_sum,
+                                   double max_rejection) {
+  if (score_count.size() != score_loss.size() ||
+      loss_count.size() != loss_sum.size()) {
+    Rcpp::stop("group counts and sums must have the same length");
+  }
+  GroupVectors by_score, by_loss;
+  by_score.count.assign(score_count.begin(), score_count.end());
+  by_score.loss.assign(score_loss.begin(), score_loss.end());
+  by_loss.count.assign(loss_count.begin(), loss_count.end());
+  by_loss.loss.assign(loss_sum.begin(), loss_sum.end());
+  double n = 0.0;
+  for (double c : by_score.count) n += c;
+  const double width = max_rejection * n, a = n - width;
+  return Rcpp::NumericVector::create(
+      Rcpp::_["mean"] = total_loss(by_score) / n,
+      Rcpp::_["area"] = step_window(by_score, a, n) / width,
+      Rcpp::_["optimum"] = oracle_step_window(by_loss, a, n) / width);
+}

@@ -171,10 +171,123 @@ test_that("analytic intervals of PRR and AUARC are those of NAURC and AURC", {
   expect_equal(ci_t$.estimate[2], auarc_vec(s, q, estimator = "trapezoid"),
     tolerance = 1e-12
   )
-  expect_error(
-    selective_ci_vec(s, 1 - q, metrics = "prr", max_rejection = 0.5),
-    class = "aurc_error_method"
+  # over part of the rejection range: its own influence function
+  # (R/ci-influence-prr.R), tested below
+  ci_half <- selective_ci_vec(s, 1 - q, metrics = "prr", max_rejection = 0.5)
+  expect_equal(ci_half$.estimate, prr_vec(s, q, max_rejection = 0.5),
+    tolerance = 1e-14
   )
+  expect_true(ci_half$.std_error > 0)
+})
+
+test_that("PRR over part of the rejection range: its influence function", {
+  set.seed(151)
+  n <- 40
+  s <- round(stats::runif(n), 1) # ties
+  l <- round(stats::runif(n), 1) # tied losses in [0, 1]
+  w <- stats::runif(n, 0.5, 2)
+  N <- sum(w)
+  # at max_rejection = 1 the derivation gives the influence values of
+  # 1 - NAURC, computed by another route (src/core/influence.h)
+  for (ww in list(NULL, w)) {
+    expect_equal(
+      aurc:::prr_window_influence(s, l, ww, 1)$influence,
+      -aurc:::metric_influence(s, l, ww, "naurc")$influence,
+      tolerance = 1e-12
+    )
+  }
+  # the parts, by numerical derivatives of their literal definitions: the
+  # weight of sample i grows by e N, the others shrink by e (N stays)
+  step_mean <- function(ww, r) { # mean tie-closed step risk over [1 - r, 1]
+    o <- order(s, decreasing = TRUE)
+    u <- cumsum(ww[o])
+    risk <- cumsum((ww * l)[o]) / u
+    tied <- stats::ave(seq_along(o), s[o], FUN = max) # tie-closed
+    lo <- c(0, u[-n])
+    seg <- pmax(0, u - pmax(lo, (1 - r) * sum(ww)))
+    sum(seg * risk[tied]) / (r * sum(ww))
+  }
+  oracle_l <- function(ww, r) { # int Q(t) J(t) dt, J = -log(max(t, 1 - r)) / r
+    lam <- sort(unique(l))
+    f <- cumsum(tapply(ww, factor(l, lam), sum)) / sum(ww)
+    lo <- c(0, f[-length(f)])
+    big_j <- function(t) { # int_0^t J, in closed form
+      c0 <- 1 - r
+      ifelse(t <= c0, -t * log(c0),
+        -c0 * log(c0) - (t * log(t) - t - c0 * log(c0) + c0)) / r
+    }
+    sum(lam * (big_j(f) - big_j(lo)))
+  }
+  e <- 1e-7
+  for (r in c(0.3, 0.5, 0.85)) {
+    res <- aurc:::prr_window_influence(s, l, w, r)
+    expect_equal(res$estimate,
+      prr_vec(s, 1 - l, max_rejection = r, case_weights = w),
+      tolerance = 1e-14
+    )
+    expect_equal(res$parts[["area"]], step_mean(w, r), tolerance = 1e-12)
+    num_a <- num_o <- numeric(n)
+    for (i in seq_len(n)) {
+      w2 <- w * (1 - e)
+      w2[i] <- w2[i] + e * N
+      num_a[i] <- (step_mean(w2, r) - step_mean(w, r)) / e
+      num_o[i] <- (oracle_l(w2, r) - oracle_l(w, r)) / e
+    }
+    expect_equal(res$parts_influence$area, num_a, tolerance = 1e-5,
+      info = paste("area", r)
+    )
+    expect_equal(res$parts_influence$optimum, num_o, tolerance = 1e-5,
+      info = paste("oracle", r)
+    )
+    # and the quotient rule puts them together
+    p <- res$parts
+    pi <- res$parts_influence
+    den <- p[["mean"]] - p[["optimum"]]
+    expect_equal(res$influence,
+      ((pi$mean - pi$area) * den -
+        (p[["mean"]] - p[["area"]]) * (pi$mean - pi$optimum)) / den^2,
+      tolerance = 1e-12
+    )
+    expect_equal(pi$mean, l - sum(w * l) / N, tolerance = 1e-14)
+  }
+})
+
+test_that("the analytic interval of PRR over part of the range covers", {
+  gen <- function(n) {
+    conf <- stats::runif(n)
+    list(conf = conf, q = stats::rbinom(n, 1, 0.3 + 0.6 * conf))
+  }
+  set.seed(152)
+  big <- gen(2e6)
+  truth <- prr_vec(big$conf, big$q, max_rejection = 0.5)
+  reps <- test_grid(200, 1000)
+  hits <- 0
+  for (k in seq_len(reps)) {
+    d <- gen(400)
+    ci <- selective_ci_vec(d$conf, 1 - d$q, metrics = "prr",
+      max_rejection = 0.5)
+    hits <- hits + (ci$.lower <= truth && truth <= ci$.upper)
+  }
+  band <- stats::qbinom(c(0.0005, 0.9995), reps, 0.95) / reps
+  expect_gte(hits / reps, band[1] - 0.02)
+  expect_lte(hits / reps, band[2])
+  # the analytic SE agrees with a bootstrap's at n = 2000
+  d <- gen(2000)
+  an <- selective_ci_vec(d$conf, 1 - d$q, metrics = "prr",
+    max_rejection = 0.5)
+  bs <- selective_ci_vec(d$conf, 1 - d$q, metrics = "prr",
+    max_rejection = 0.5, method = "bootstrap", times = 2000)
+  expect_equal(an$.std_error, bs$.std_error, tolerance = 0.1)
+  # paired comparisons, analytic
+  df <- data.frame(a = d$conf, b = d$conf + stats::rnorm(2000, sd = 0.4),
+    loss = 1 - d$q)
+  cmp <- compare_scores(df, c(a, b), loss, metric = "prr",
+    max_rejection = 0.5)
+  expect_equal(cmp$tests$difference,
+    prr_vec(df$a, d$q, max_rejection = 0.5) -
+      prr_vec(df$b, d$q, max_rejection = 0.5),
+    tolerance = 1e-12)
+  expect_true(is.finite(cmp$tests$std_error) && cmp$tests$std_error > 0)
 })
 
 test_that("bootstrap intervals of PRR equal PRR on the replicate rows", {

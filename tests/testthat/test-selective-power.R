@@ -502,9 +502,12 @@ test_that("PRR and AUARC of two uncertainty measures take the same variance", {
   conf <- stats::runif(n)
   q <- stats::rbinom(n, 1, 0.2 + 0.7 * conf)
   df <- data.frame(a = conf, b = conf + stats::rnorm(n, sd = 0.4), l = 1 - q)
-  for (m in c("prr", "auarc")) {
-    cmp <- compare_scores(df, c(a, b), l, metric = m)
-    pw <- selective_power(df, c(a, b), l, metric = m, n = 1000)
+  for (m in c("prr", "auarc", "prr_half")) {
+    mr <- if (m == "prr_half") 0.5 else 1
+    m <- sub("_half", "", m)
+    cmp <- compare_scores(df, c(a, b), l, metric = m, max_rejection = mr)
+    pw <- selective_power(df, c(a, b), l, metric = m, n = 1000,
+      max_rejection = mr)
     expect_equal(pw$sd^2, n * cmp$tests$std_error^2, tolerance = 1e-12)
     expect_equal(pw$pilot_difference, cmp$tests$difference, tolerance = 1e-12)
     z <- stats::qnorm(0.975)
@@ -512,4 +515,10 @@ test_that("PRR and AUARC of two uncertainty measures take the same variance", {
     expect_equal(pw$power, stats::pnorm(d - z) + stats::pnorm(-d - z),
       tolerance = 1e-12)
   }
+  # over part of the rejection range PRR differs from the whole range's
+  expect_false(isTRUE(all.equal(
+    selective_power(df, c(a, b), l, metric = "prr", n = 1000,
+      max_rejection = 0.5)$pilot_difference,
+    selective_power(df, c(a, b), l, metric = "prr", n = 1000)$pilot_difference
+  )))
 })
