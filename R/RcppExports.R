@@ -53,8 +53,8 @@ smooth_curve_impl <- function(confidence, correct, case_weights, sigma, method, 
     .Call(`_aurc_smooth_curve_impl`, confidence, correct, case_weights, sigma, method, t)
 }
 
-ci_bootstrap_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, progress = NULL) {
-    .Call(`_aurc_ci_bootstrap_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, progress)
+ci_bootstrap_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, truth, n_classes, progress = NULL) {
+    .Call(`_aurc_ci_bootstrap_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, truth, n_classes, progress)
 }
 
 ci_bootstrap_counts_impl <- function(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed) {

@@ -30,8 +30,8 @@
 ci_bootstrap_metrics <- c(
   "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
   "naurc", "risk_at_coverage", "coverage_at_risk", "partial_aurc",
-  "partial_augrc", "fpr_at_tpr", "achievable_aurc", "auarc", "prr", "ece",
-  "mce",
+  "partial_augrc", "fpr_at_tpr", "achievable_aurc", "auarc", "prr",
+  "aurc_ba", "augrc_ba", "ece", "mce",
   "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb", "corp_dsc",
   "corp_unc"
 )
@@ -74,6 +74,8 @@ ci_jackknife_max_work <- 2.5e8
 #'   named list (by metric) of per-row influence values, used for the BCa
 #'   acceleration. Metrics without influence values get the jackknife.
 #' @param call The user's call, for error messages.
+#' @param truth `NULL`, or the class of every row (no NA), for the balanced
+#'   metrics.
 #' @return A list: `estimate`, `lower`, `upper`, `std_error` (score x metric
 #'   matrices), `replicates` (times x score x metric array), `diff` (a
 #'   tibble, one row per unordered pair of scores and metric: `score_a`,
@@ -84,11 +86,14 @@ ci_jackknife_max_work <- 2.5e8
 #' @noRd
 ci_bootstrap <- function(scores, loss, case_weights, metrics, options, times,
                          strata, cluster, indices, threads, type, conf_level,
-                         influence, call = rlang::caller_env()) {
+                         influence, call = rlang::caller_env(),
+                         truth = NULL) {
   input <- ci_bootstrap_input(
     scores, loss, case_weights, metrics, options, times, strata, cluster,
     indices, threads, type, conf_level, influence, call
   )
+  # the class of every case, for the balanced metrics (R/ci-balanced.R)
+  input$truth <- ci_truth_codes(truth)
   seed <- if (is.null(input$indices)) ci_bootstrap_seed() else NULL
   res <- ci_bootstrap_run(input, seed, jackknife = FALSE)
   jack <- NULL
@@ -122,7 +127,9 @@ ci_bootstrap_run <- function(input, seed, jackknife, times = input$times) {
     opt$n_bins, ci_calibration_options(opt), input$strata, input$n_strata,
     input$cluster,
     input$n_clusters, idx, times, if (is.null(seed)) c(0, 0) else seed,
-    input$threads, jackknife, progress_callback(bar)
+    input$threads, jackknife,
+    input$truth$codes %||% integer(), input$truth$n %||% 0L,
+    progress_callback(bar)
   )
 }
 
@@ -239,7 +246,9 @@ ci_check_scores <- function(scores, call) {
 # returns the weights, NULL when none or all 1.
 ci_check_loss_weights <- function(loss, case_weights, metrics, options, n,
                                   call) {
-  binary <- any(metrics %in% c(binary_metrics, ci_calibration_metrics)) ||
+  binary <- any(metrics %in% c(
+    binary_metrics, ci_calibration_metrics, ci_balanced_metrics
+  )) ||
     ("eaurc" %in% metrics && identical(options$optimum, "asymptotic"))
   if (binary) check_failure(loss, n, "loss", call = call)
   check_loss(loss, n, "loss", call = call)

@@ -24,7 +24,7 @@ ci_calibration_metrics <- c(
 # Metrics without an influence function: bootstrap only.
 ci_bootstrap_only <- c(
   "mce", "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb",
-  "corp_dsc", "corp_unc"
+  "corp_dsc", "corp_unc", "aurc_ba", "augrc_ba"
 )
 
 # The binnings of the binned calibration errors in selective_ci() and
@@ -124,7 +124,7 @@ ci_check_analytic <- function(metrics, call) {
         "{.arg method} = {.val analytic} is not available for {.val {bad}}:",
         "no influence function."
       ),
-      i = "Use {.code method = \"bootstrap\"} for the calibration errors."
+      i = "Use {.code method = \"bootstrap\"}."
     ),
     class = c("aurc_error_method", "aurc_error_value"), call = call
   )

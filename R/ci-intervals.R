@@ -94,7 +94,10 @@
 #' `"fpr_at_tpr"`, `"achievable_aurc"`, `"auarc"`, `"prr"` (as in
 #' [selective_metrics()]; the last two read `loss` as `1 - quality`;
 #' `"fpr_at_tpr"`, `"achievable_aurc"` and `"risk_at_coverage"` with
-#' `rule = "lowest_risk"` have bootstrap intervals only), and the calibration
+#' `rule = "lowest_risk"` have bootstrap intervals only), the balanced
+#' metrics `"aurc_ba"` and `"augrc_ba"` of [aurc_ba()] (with `truth =`, 0/1
+#' failures, bootstrap intervals only: each replicate resamples cases with
+#' their classes and counts the classes present in it), and the calibration
 #' errors `"ece"`, `"mce"` (as [mce_vec()]), `"debiased_l2_ce"` (as
 #' [ece_vec()] with `debias = TRUE`), `"smooth_ece"` (as
 #' [smooth_ece_vec()]), `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"` and
@@ -123,6 +126,11 @@
 #' @param correct Instead of `loss`, for the calibration errors: whether
 #'   each prediction was right (0/1 or logical), as [ece()] takes it; the
 #'   loss is then `1 - correct`. An unquoted column for `selective_ci()`.
+#' @param truth For the balanced metrics `"aurc_ba"` and `"augrc_ba"`
+#'   ([aurc_ba()]): the true class of each case (an unquoted column for
+#'   `selective_ci()`). A missing class makes the result `NA`, or its row is
+#'   dropped with `na_rm = TRUE`. Ignored, with a warning of class
+#'   `aurc_warning_ignored`, by the other metrics.
 #' @param metrics Character vector of metric names (see Details).
 #' @param method `"analytic"` or `"bootstrap"`.
 #' @param type Bootstrap interval: `"percentile"`, `"bca"` or `"normal"`.
@@ -193,6 +201,7 @@
 #' }
 #' @export
 selective_ci <- function(data, score, loss, ..., correct = NULL,
+                         truth = NULL,
                          metrics = c("aurc", "augrc"),
                          method = c("analytic", "bootstrap"),
                          type = "percentile", conf_level = 0.95,
@@ -226,10 +235,12 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
       loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
       correct = rlang::enquo(correct),
       case_weights = rlang::enquo(case_weights),
-      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
+      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
+      truth = rlang::enquo(truth)
     ),
-    c("score", "loss", "correct", "case_weights", "strata", "cluster")
+    c("score", "loss", "correct", "case_weights", "strata", "cluster", "truth")
   )
+  values$truth <- ci_check_truth(spec, values$truth, call)
   values$loss <- ci_loss(spec, values$score, values$loss, values$correct,
     values$case_weights, call
   )
@@ -244,7 +255,8 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     rows <- groups$rows[[g]]
     v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
     out <- ci_compute(spec, v$score, v$loss, v$case_weights, v$strata,
-      v$cluster, indices, na_rm, call
+      v$cluster, indices, na_rm, call,
+      truth = v$truth
     )
     if (!is.null(groups$keys)) {
       key <- groups$keys[rep(g, nrow(out)), , drop = FALSE]
@@ -258,6 +270,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
 #' @rdname selective_ci
 #' @export
 selective_ci_vec <- function(score, loss, ..., correct = NULL,
+                             truth = NULL,
                              metrics = c("aurc", "augrc"),
                              method = c("analytic", "bootstrap"),
                              type = "percentile", conf_level = 0.95,
@@ -288,7 +301,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
     case_weights, call
   )
   ci_compute(spec, score, loss, case_weights, strata, cluster, indices,
-    na_rm, call
+    na_rm, call,
+    truth = ci_check_truth(spec, truth, call)
   )
 }
 
@@ -377,7 +391,7 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
       )
     }
   }
-  base <- setdiff(metrics, ci_calibration_metrics)
+  base <- setdiff(metrics, c(ci_calibration_metrics, ci_balanced_metrics))
   spec <- metric_set_spec(
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,
     coverage, risk, call,
@@ -407,6 +421,8 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   if (length(cal)) {
     spec <- ci_calibration_spec(spec, cal, n_bins, calibration, call)
   }
+  bal <- intersect(metrics, ci_balanced_metrics)
+  if (length(bal)) spec <- ci_balanced_spec(spec, bal)
   order <- match(unique(metrics), spec$metrics)
   spec$metrics <- spec$metrics[order]
   spec$labels <- spec$labels[order]
@@ -477,9 +493,10 @@ check_grouping <- function(x, n, arg, call) {
 
 # One group: validate, apply the NA rule, compute. Returns the tibble rows.
 ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
-                       indices, na_rm, call) {
+                       indices, na_rm, call, truth = NULL) {
   input <- ci_input(spec, score, loss, case_weights, strata, cluster, na_rm,
-    call
+    call,
+    truth = truth
   )
   if (is.null(input)) {
     est <- rep(NA_real_, length(spec$metrics))
@@ -620,7 +637,7 @@ ci_table <- function(spec, est, lower, upper, se) {
 # Validates the columns and applies the NA rule to all of them together.
 # NULL when the result is NA (missing values kept, or nothing left).
 ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
-                     call) {
+                     call, truth = NULL) {
   check_numeric_vector(score, "score", call = call)
   n <- length(score)
   check_bool(na_rm, call = call)
@@ -639,15 +656,22 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
   }
   strata <- check_grouping(strata, n, "strata", call)
   cluster <- check_grouping(cluster, n, "cluster", call)
+  if (!is.null(truth)) {
+    check_same_length(truth, n, "truth", call = call)
+    # a missing class: NA, or the row dropped with na_rm (as aurc_ba_vec())
+    if (anyNA(truth) && !na_rm) return(NULL)
+  }
   if (na_rm) {
     check_same_length(loss, n, "loss", call = call)
     keep <- !(is.na(score) | is.na(loss))
+    if (!is.null(truth)) keep <- keep & !is.na(truth)
     if (!all(keep)) {
       score <- score[keep]
       loss <- loss[keep]
       if (!is.null(case_weights)) case_weights <- case_weights[keep]
       if (!is.null(strata)) strata <- strata[keep]
       if (!is.null(cluster)) cluster <- cluster[keep]
+      if (!is.null(truth)) truth <- truth[keep]
     }
   }
   input <- prepare_metric_input(score, loss, case_weights, na_rm,
@@ -660,6 +684,7 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
   if (!length(input$case_weights)) input$case_weights <- NULL
   input$strata <- strata
   input$cluster <- cluster
+  input$truth <- truth
   input
 }
 
@@ -703,7 +728,7 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
     metrics = spec$metrics, options = ci_options(spec), times = spec$times,
     strata = input$strata, cluster = input$cluster, indices = indices,
     threads = spec$threads, type = spec$type, conf_level = spec$conf_level,
-    influence = influence, call = call
+    influence = influence, call = call, truth = input$truth
   )
   if (length(scores) > 1) return(res)
   est <- ci_undefined(spec$metrics, as.numeric(res$estimate[1, ]), call)

@@ -52,6 +52,8 @@
 #' @param correct Instead of `loss`, for the calibration errors: the
 #'   unquoted column of whether each prediction was right (as [ece()]
 #'   takes it); the loss is `1 - correct`.
+#' @param truth For `metric = "aurc_ba"` or `"augrc_ba"`: the unquoted
+#'   column of the true class of each case (see [selective_ci()]).
 #' @param metric One metric name (see [selective_ci()]).
 #' @param p_adjust Method of [stats::p.adjust()], or `"none"`.
 #' @param na_rm If `TRUE`, rows with a missing value in any score or in the
@@ -85,7 +87,7 @@
 #' autoplot(cmp)
 #' @export
 compare_scores <- function(data, scores, loss, ..., correct = NULL,
-                           metric = "aurc",
+                           truth = NULL, metric = "aurc",
                            method = c("analytic", "bootstrap"),
                            p_adjust = "holm", conf_level = 0.95,
                            type = "percentile", times = 2000, strata = NULL,
@@ -105,7 +107,8 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
       loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
       correct = rlang::enquo(correct),
       case_weights = rlang::enquo(case_weights),
-      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
+      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
+      truth = rlang::enquo(truth)
     ),
     metric = metric, method = method, p_adjust = p_adjust,
     conf_level = conf_level, type = type, times = times, indices = indices,
@@ -148,11 +151,13 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
   check_bool(na_rm, call = call)
   check_data_frame(data, call = call)
   cols <- select_score_columns(data, quos$scores, call)
+  if (is.null(quos$truth)) quos$truth <- rlang::quo(NULL)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
-    quos[c("case_weights", "strata", "cluster")],
-    c("case_weights", "strata", "cluster")
+    quos[c("case_weights", "strata", "cluster", "truth")],
+    c("case_weights", "strata", "cluster", "truth")
   )
+  values$truth <- ci_check_truth(spec, values$truth, call)
   for (col in cols) check_numeric_vector(data[[col]], col, call = call)
   losses <- compare_losses(data, spec, cols, quos$loss, quos$correct,
     values$case_weights, call
@@ -312,7 +317,8 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   inputs <- lapply(seq_len(n_scores), function(j) {
     ci_input(if (j > 1 && length(losses) == 1) spec_checked else spec,
       scores[[j]], loss_of(j), v$case_weights, v$strata, v$cluster, na_rm,
-      call
+      call,
+      truth = v$truth
     )
   })
   if (any(vapply(inputs, is.null, logical(1)))) {

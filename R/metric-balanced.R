@@ -25,10 +25,17 @@
 #'   (fd-shifts' `augrc_ba`): the generalized risk of a balanced data set.
 #'
 #' `augrc_ba()` equals [augrc()] when every class has the same count;
-#' `aurc_ba()` equals the `"trapezoid"` AURC when there is one class. One sort of the scores, then a
-#' pass that updates one class's term per prediction. There are no
-#' intervals for them yet (they need the class of every case, which the
-#' interval engines do not carry).
+#' `aurc_ba()` equals the `"trapezoid"` AURC when there is one class. One
+#' sort of the scores, then a pass that updates one class's term per
+#' prediction.
+#'
+#' Bootstrap intervals: `selective_ci(metrics = "aurc_ba", truth = ,
+#' method = "bootstrap")`; paired comparisons of scores or models:
+#' `compare_scores(metric = "augrc_ba", truth = , method = "bootstrap")`.
+#' A replicate resamples the cases with their classes (by counts over the
+#' presorted cases, as for every metric; src/core/balanced.h), and `K` is
+#' the number of classes drawn into it. No analytic intervals: no
+#' influence function is derived for them.
 #'
 #' @inheritParams failure_auroc
 #' @param truth The true class of each prediction (a factor, character,

@@ -193,8 +193,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ci_bootstrap_impl
-Rcpp::List ci_bootstrap_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, double n_bins, const Rcpp::List& calibration, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, int threads, bool jackknife, SEXP progress);
-RcppExport SEXP _aurc_ci_bootstrap_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP calibrationSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP threadsSEXP, SEXP jackknifeSEXP, SEXP progressSEXP) {
+Rcpp::List ci_bootstrap_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, double n_bins, const Rcpp::List& calibration, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, int threads, bool jackknife, const Rcpp::IntegerVector& truth, int n_classes, SEXP progress);
+RcppExport SEXP _aurc_ci_bootstrap_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP calibrationSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP threadsSEXP, SEXP jackknifeSEXP, SEXP truthSEXP, SEXP n_classesSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
@@ -217,8 +217,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type jackknife(jackknifeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type truth(truthSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, progress));
+    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, truth, n_classes, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -610,7 +612,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_corp_groups_impl", (DL_FUNC) &_aurc_corp_groups_impl, 5},
     {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
     {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
-    {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 21},
+    {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 23},
     {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 8},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},

@@ -130,7 +130,9 @@ Rcpp::NumericVector array3(std::size_t a, std::size_t b, std::size_t c) {
 // 32-bit halves); calibration: the options of the smooth ECE and the CORP
 // parts (see metric_specs()), or an empty list. Returns the full-data
 // values (1 x C x M), the replicates (B x C x M) and, with `jackknife`, the
-// delete-one-unit values (U x C x M) with the weight of each unit.
+// delete-one-unit values (U x C x M) with the weight of each unit. truth:
+// the 0-based class of each case (n_classes of them) for the balanced
+// metrics, or empty (they are then NaN).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ci_bootstrap_impl(
     const Rcpp::NumericMatrix& score, const Rcpp::NumericVector& loss,
@@ -142,6 +144,7 @@ Rcpp::List ci_bootstrap_impl(
     int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters,
     const Rcpp::IntegerMatrix& indices, double times,
     const Rcpp::NumericVector& seed, int threads, bool jackknife,
+    const Rcpp::IntegerVector& truth, int n_classes,
     SEXP progress = R_NilValue) {
   const std::size_t n = static_cast<std::size_t>(score.nrow());
   const std::size_t C = static_cast<std::size_t>(score.ncol());
@@ -177,6 +180,14 @@ Rcpp::List ci_bootstrap_impl(
   const bool need_loss = needs_loss_order(specs);
   const bool need_bins = needs_bins(specs);
   const bool need_cases = needs_cases(specs);
+  const bool need_classes = needs_classes(specs) && truth.size() > 0;
+  if (truth.size() > 0 && static_cast<std::size_t>(truth.size()) != n)
+    Rcpp::stop("truth must have one class per case");
+  std::vector<int> cls;
+  if (need_classes) {  // in the canonical order
+    cls.resize(n);
+    for (std::size_t k = 0; k < n; ++k) cls[k] = truth[d.order[k]];
+  }
   std::vector<RankingColumn> cols(C);
   for (std::size_t c = 0; c < C; ++c) {
     const double* loss_c = d.loss.data() + (d.loss.size() > n ? c * n : 0);
@@ -187,6 +198,9 @@ Rcpp::List ci_bootstrap_impl(
       prepare_bins(d.score.data() + c * n, static_cast<std::size_t>(n_bins),
                    cols[c], edges[c]);
     if (need_cases) prepare_cases(d.score.data() + c * n, cols[c]);
+    if (need_classes)
+      prepare_classes(cls.data(), static_cast<std::size_t>(n_classes),
+                      cols[c]);
   }
   ResamplePlan plan;
   make_plan(n, ptr_or_null(d.weight), ptr_or_null(d.stratum),

@@ -127,6 +127,10 @@ struct RankingColumn {
   // until then): the score in ascending order (as above) and the residual
   // correct - confidence = (1 - loss) - score in that order.
   std::vector<double> resid;
+  // For the balanced metrics (prepare_classes(); empty until then): the
+  // class (0-based) of each case in ascending score order, n_classes in all.
+  std::vector<int> cls;
+  std::size_t n_classes = 0;
 };
 
 template <class Check = NoCheck>
@@ -199,6 +203,16 @@ inline void prepare_cases(const double* score, RankingColumn& col) {
     col.score[j] = score[col.order[j]];
     col.resid[j] = (1.0 - col.loss[j]) - col.score[j];
   }
+}
+
+// The class of every sorted case, for the balanced metrics
+// (MetricSpec::by_classes()); cls: 0-based codes in case position order.
+inline void prepare_classes(const int* cls, std::size_t n_classes,
+                            RankingColumn& col) {
+  const std::size_t n = col.order.size();
+  col.cls.resize(n);
+  for (std::size_t j = 0; j < n; ++j) col.cls[j] = cls[col.order[j]];
+  col.n_classes = n_classes;
 }
 
 inline SortedCases sorted_cases(const RankingColumn& col) {
@@ -516,6 +530,11 @@ inline bool needs_cases(const std::vector<MetricSpec>& metrics) {
     if (m.by_cases()) return true;
   return false;
 }
+inline bool needs_classes(const std::vector<MetricSpec>& metrics) {
+  for (const MetricSpec& m : metrics)
+    if (m.by_classes()) return true;
+  return false;
+}
 
 // ---- the replicate loop ----------------------------------------------------
 
@@ -551,6 +570,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   const bool need_loss = needs_loss_order(metrics);
   const bool need_bins = needs_bins(metrics);
   const bool need_cases = needs_cases(metrics);
+  const bool need_classes = needs_classes(metrics);
   const bool stream = metrics_stream(metrics);
   const has_whole_counts<Fill> whole_tag{};
   const bool use_float = stream && fills_whole_counts(fill, whole_tag);
@@ -574,6 +594,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
     std::vector<GroupVectors> groups, loss_groups;
     std::vector<BinVectors> bins;
     std::vector<double> case_work[4];  // CORP stacks, smooth ECE weights
+    BalancedWork balanced;
   };
   // (sized here, so nothing is allocated inside the parallel region)
   std::size_t max_groups = 2, max_bins = 0;
@@ -664,6 +685,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
           if (have_bins)
             replicate_bins_block(cols[c], counts.data(), bins.data());
           const bool have_cases = need_cases && !cols[c].resid.empty();
+          const bool have_classes = need_classes && !cols[c].cls.empty();
           for (std::size_t r = 0; r < nb; ++r) {
             const double total = total_count(groups[r]);
             ReplicateCases rc;
@@ -674,10 +696,20 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
               rc.stride = kBlock;
               rc.work = ws.case_work;
             }
+            ReplicateClasses rk;
+            if (have_classes) {
+              rk.sorted = sorted_cases(cols[c]);
+              rk.cls = cols[c].cls.data();
+              rk.K = cols[c].n_classes;
+              rk.counts = counts.data() + r;
+              rk.stride = kBlock;
+              rk.work = &ws.balanced;
+            }
             const ReplicateGroups g{groups[r],
                                     have_loss ? &loss_groups[r] : nullptr,
                                     total, have_bins ? &bins[r] : nullptr,
-                                    have_cases ? &rc : nullptr};
+                                    have_cases ? &rc : nullptr,
+                                    have_classes ? &rk : nullptr};
             for (std::size_t m = 0; m < M; ++m)
               out[b0 + r + B * (c + C * m)] = evaluate_metric(metrics[m], g);
           }

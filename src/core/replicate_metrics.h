@@ -32,6 +32,7 @@
 
 #include "augrc.h"
 #include "aurc.h"
+#include "balanced.h"
 #include "calibration_replicate.h"
 #include "curve.h"
 #include "failure.h"
@@ -67,7 +68,9 @@ enum class MetricKind {
   partial_aurc,
   partial_augrc,
   fpr_at_tpr,
-  achievable_aurc
+  achievable_aurc,
+  aurc_ba,
+  augrc_ba
 };
 
 inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
@@ -97,7 +100,9 @@ inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
                {"partial_aurc", MetricKind::partial_aurc},
                {"partial_augrc", MetricKind::partial_augrc},
                {"fpr_at_tpr", MetricKind::fpr_at_tpr},
-               {"achievable_aurc", MetricKind::achievable_aurc}};
+               {"achievable_aurc", MetricKind::achievable_aurc},
+               {"aurc_ba", MetricKind::aurc_ba},
+               {"augrc_ba", MetricKind::augrc_ba}};
   for (const auto& e : table)
     if (name == e.name) {
       out = e.kind;
@@ -136,6 +141,10 @@ struct MetricSpec {
   // needs the sorted cases with the replicate's counts
   bool by_cases() const {
     return kind == MetricKind::smooth_ece || is_corp();
+  }
+  // needs the class of every sorted case (the balanced metrics)
+  bool by_classes() const {
+    return kind == MetricKind::aurc_ba || kind == MetricKind::augrc_ba;
   }
   bool is_corp() const {
     return kind == MetricKind::corp_mean_score ||
@@ -216,12 +225,24 @@ struct ReplicateCases {
   mutable CorpDecomposition corp;
 };
 
+// A replicate's sorted cases with their classes (0-based, K of them) and
+// counts, for the balanced metrics.
+struct ReplicateClasses {
+  SortedCases sorted;
+  const int* cls = nullptr;
+  std::size_t K = 0;
+  const double* counts = nullptr;
+  std::size_t stride = 1;
+  BalancedWork* work = nullptr;
+};
+
 struct ReplicateGroups {
   const GroupVectors& by_score;
   const GroupVectors* by_loss;      // null unless a metric needs it
   double n;
   const BinVectors* bins = nullptr;  // null unless a metric needs it
   const ReplicateCases* cases = nullptr;  // null unless a metric needs it
+  const ReplicateClasses* classes = nullptr;  // likewise
 };
 
 inline const CorpDecomposition& replicate_corp(const ReplicateCases& c,
@@ -242,6 +263,7 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
   if (m.by_loss() && !g.by_loss) return nan;
   if (m.by_bins() && !g.bins) return nan;
   if (m.by_cases() && !g.cases) return nan;
+  if (m.by_classes() && !g.classes) return nan;
   switch (m.kind) {
     case MetricKind::aurc:
       return aurc_estimate(m.estimator, g.by_score, g.n);
@@ -306,6 +328,14 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return fpr_at_tpr(g.by_score, m.tpr);
     case MetricKind::achievable_aurc:
       return achievable_aurc(g.by_score, g.n);
+    case MetricKind::aurc_ba:
+      return aurc_ba_sorted(g.classes->sorted, g.classes->cls, g.classes->K,
+                            g.classes->counts, g.classes->stride,
+                            *g.classes->work);
+    case MetricKind::augrc_ba:
+      return augrc_ba_sorted(g.classes->sorted, g.classes->cls, g.classes->K,
+                             g.classes->counts, g.classes->stride,
+                             *g.classes->work);
   }
   return nan;
 }

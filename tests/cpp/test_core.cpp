@@ -2250,11 +2250,103 @@ void test_workspace_pool() {
   aurc::set_workspace_limit(old_limit);
 }
 
+// The balanced metrics (balanced.h) against their literal definition: per
+// distinct threshold, the accepted cases of each class; with ties, zero
+// counts (cases not drawn) and fractional counts.
+void test_balanced_metrics() {
+  std::mt19937_64 gen(2027);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int rep = 0; rep < 60; ++rep) {
+    const std::size_t n = 5 + static_cast<std::size_t>(u(gen) * 40);
+    const std::size_t K = 1 + static_cast<std::size_t>(u(gen) * 4);
+    std::vector<double> score(n), loss(n), count(n);
+    std::vector<int> cls_in(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      score[i] = std::floor(u(gen) * 8.0) / 8.0;  // ties
+      loss[i] = u(gen) < 0.35 ? 1.0 : 0.0;
+      cls_in[i] = static_cast<int>(u(gen) * static_cast<double>(K));
+      const double r = u(gen);
+      count[i] = r < 0.2 ? 0.0 : (rep % 2 ? std::floor(r * 4.0) : r * 3.0);
+    }
+    // the kernels' inputs: cases sorted ascending with their tie groups
+    aurc::RankingColumn col;
+    aurc::prepare_column(score.data(), loss.data(), n, col);
+    aurc::prepare_classes(cls_in.data(), K, col);
+    const aurc::SortedCases d = aurc::sorted_cases(col);
+    aurc::BalancedWork w;
+    const double got_aurc =
+        aurc::aurc_ba_sorted(d, col.cls.data(), K, count.data(), 1, w);
+    const double got_augrc =
+        aurc::augrc_ba_sorted(d, col.cls.data(), K, count.data(), 1, w);
+    // literal
+    double N = 0.0;
+    std::vector<double> n_c(K, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      N += count[i];
+      n_c[static_cast<std::size_t>(cls_in[i])] += count[i];
+    }
+    if (!(N > 0.0)) {
+      CHECK(std::isnan(got_aurc) && std::isnan(got_augrc));
+      continue;
+    }
+    double present = 0.0;
+    for (double v : n_c) present += v > 0.0;
+    std::vector<double> thr;
+    for (std::size_t i = 0; i < n; ++i)
+      if (count[i] > 0.0) thr.push_back(score[i]);
+    std::sort(thr.begin(), thr.end());
+    thr.erase(std::unique(thr.begin(), thr.end()), thr.end());
+    double area = 0.0, garea = 0.0, prev_cov = 0.0, prev_risk = 0.0,
+           prev_g = 0.0;
+    for (std::size_t t = thr.size(); t-- > 0;) {  // highest threshold first
+      std::vector<double> a(K, 0.0), e(K, 0.0);
+      double acc = 0.0, g = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (score[i] < thr[t] || !(count[i] > 0.0)) continue;
+        const std::size_t c = static_cast<std::size_t>(cls_in[i]);
+        a[c] += count[i];
+        e[c] += count[i] * loss[i];
+        acc += count[i];
+        g += count[i] * loss[i] * N / (present * n_c[c]);
+      }
+      double risk = 0.0;
+      for (std::size_t c = 0; c < K; ++c)
+        if (a[c] > 0.0) risk += e[c] / a[c];
+      risk /= present;
+      const double cov = acc / N;
+      area += (cov - prev_cov) *
+              (t + 1 == thr.size() ? risk : 0.5 * (risk + prev_risk));
+      garea += (cov - prev_cov) * 0.5 * (g / N + prev_g);
+      prev_cov = cov;
+      prev_risk = risk;
+      prev_g = g / N;
+    }
+    CHECK(std::fabs(got_aurc - area) < 1e-12);
+    CHECK(std::fabs(got_augrc - garea) < 1e-12);
+  }
+  // one class: the balanced AURC is the trapezoid AURC
+  {
+    const std::vector<double> score = {0.1, 0.4, 0.4, 0.9}, loss = {1, 0, 1, 0},
+                              count = {1, 1, 1, 1};
+    const std::vector<int> cls = {0, 0, 0, 0};
+    aurc::RankingColumn col;
+    aurc::prepare_column(score.data(), loss.data(), 4, col);
+    aurc::prepare_classes(cls.data(), 1, col);
+    aurc::BalancedWork w;
+    // points (1/4, 0), (3/4, 1/3), (1, 1/2): 0 + (1/2)(1/6) + (1/4)(5/12)
+    CHECK(std::fabs(aurc::aurc_ba_sorted(aurc::sorted_cases(col),
+                                         col.cls.data(), 1, count.data(), 1,
+                                         w) -
+                    (1.0 / 12.0 + 5.0 / 48.0)) < 1e-15);
+  }
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
   test_radix_sort_threads();
   test_workspace_pool();
+  test_balanced_metrics();
   test_scan();
   test_small_sort();
   test_estimators();

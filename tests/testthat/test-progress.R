@@ -87,7 +87,7 @@ test_that("bootstrap intervals report their replicates, results unchanged", {
       strata = integer(), n_strata = 0L, cluster = integer(),
       n_clusters = 0L, indices = matrix(0L, 0, 0), times = 1000,
       seed = c(11, 12), threads = threads, jackknife = FALSE,
-      progress = progress
+      truth = integer(), n_classes = 0L, progress = progress
     )
   }
   for (threads in 1:2) {
