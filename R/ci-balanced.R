@@ -1,8 +1,8 @@
 # The balanced-accuracy metrics of fd-shifts (aurc_ba(), augrc_ba();
 # R/metric-balanced.R) in selective_ci() and compare_scores(): they need
 # the class of every case (`truth =`), which the bootstrap engine carries
-# beside the scores (src/core/balanced.h). Bootstrap intervals only: no
-# influence function is derived for them.
+# beside the scores (src/core/balanced.h) and the influence functions read
+# (R/ci-influence-balanced.R).
 
 ci_balanced_metrics <- c("aurc_ba", "augrc_ba")
 

@@ -24,7 +24,7 @@ ci_calibration_metrics <- c(
 # Metrics without an influence function: bootstrap only.
 ci_bootstrap_only <- c(
   "mce", "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb",
-  "corp_dsc", "corp_unc", "aurc_ba", "augrc_ba"
+  "corp_dsc", "corp_unc"
 )
 
 # The binnings of the binned calibration errors in selective_ci() and

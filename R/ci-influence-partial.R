@@ -24,19 +24,15 @@ partial_influence <- function(metric, score, loss, case_weights, range) {
   } else {
     as.double(case_weights)
   }
-  o <- order(score, decreasing = TRUE)
-  so <- score[o]
-  first <- c(TRUE, so[-1] != so[-n])
-  gid <- cumsum(first)
-  grp <- integer(n)
-  grp[o] <- gid
-  cnt <- as.vector(rowsum(w[o], gid, reorder = FALSE))
-  sm <- as.vector(rowsum((w * loss)[o], gid, reorder = FALSE))
+  tg <- tie_groups_desc(score, w, loss) # R/ci-influence-prr.R
+  grp <- tg$id
+  cnt <- tg$count
+  sm <- tg$loss
   N <- sum(cnt) # nolint: object_name_linter
   a <- range[1] * N
   b <- range[2] * N
-  A <- cumsum(cnt) - cnt # nolint: object_name_linter
-  L <- cumsum(sm) - sm # nolint: object_name_linter
+  A <- tg$before # nolint: object_name_linter
+  L <- tg$loss_before # nolint: object_name_linter
   live <- cnt > 0
   r <- ifelse(live, sm / ifelse(live, cnt, 1), 0)
   d1 <- pmax(0, a - A)

@@ -97,7 +97,8 @@ prr_window_influence <- function(score, loss, case_weights, max_rejection) {
 
 # Tie groups of the score in descending order: per group its weighted
 # count and loss, and the count and loss of the groups before it; `id` the
-# group of each sample (input order).
+# group of each sample (input order), `order` the descending order and
+# `gid` the group of each position in it.
 tie_groups_desc <- function(score, w, loss) {
   n <- length(score)
   o <- order(score, decreasing = TRUE)
@@ -109,6 +110,7 @@ tie_groups_desc <- function(score, w, loss) {
   ls <- as.vector(rowsum((w * loss)[o], gid, reorder = FALSE))
   list(
     id = id, count = count, loss = ls,
-    before = cumsum(count) - count, loss_before = cumsum(ls) - ls
+    before = cumsum(count) - count, loss_before = cumsum(ls) - ls,
+    order = o, gid = gid
   )
 }

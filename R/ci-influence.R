@@ -160,6 +160,23 @@
 #' differences in [compare_scores()] still use the influence function (no
 #' paired interval where it is `NA`).
 #'
+#' @section Partial areas, PRR and the balanced metrics:
+#' These are computed in R from one `order()` of the scores, by the recipe
+#' above (each is checked against numerical derivatives in the tests):
+#' * `partial_aurc()`, `partial_augrc()`: each tie group's closed-form
+#'   integral over the window `[c1, c2]` differentiated in its count, loss
+#'   sum and the count and loss before it (`R/ci-influence-partial.R`).
+#' * `prr()` with `max_rejection` (r) below 1: `PRR = (m - A) / (m - A*)`
+#'   by the quotient rule, with `IF_m = loss - m`, `IF_A` from the tie groups of
+#'   the step curve over the window `[1 - r, 1]`, and `IF_A*` that of the
+#'   oracle term as an L-functional of the loss distribution,
+#'   `int Q(t) J(t) dt` with `J(t) = -log(max(t, 1 - r)) / r`
+#'   (`R/ci-influence-prr.R`). At `max_rejection = 1` it is the influence of
+#'   `1 - NAURC` (tested).
+#' * `aurc_ba()`, `augrc_ba()` (with `truth =`): scale-free, so
+#'   `IF_i = N dT/dw_i`, through the tie groups and each class's running
+#'   accepted count and failures (`R/ci-influence-balanced.R`).
+#'
 #' @section ECE:
 #' `ECE = sum_b |G_b| / N`, `G_b = sum_{i in b} w_i (correct_i -
 #' confidence_i)` over `n_bins` equal-width bins fixed in advance, with
@@ -217,7 +234,8 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     )
   }
   derived <- c(auarc = "aurc", prr = "naurc")
-  if (!any(metrics %in% c(names(derived), partial_metrics)) &&
+  if (!any(metrics %in% c(names(derived), partial_metrics,
+    ci_balanced_metrics)) &&
     !length(without_influence(metrics, o))) {
     return(run(metrics, o$estimator))
   }
@@ -227,7 +245,10 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   none <- metrics %in% without_influence(metrics, o)
   # PRR over part of the rejection range: R/ci-influence-prr.R
   window <- metrics == "prr" & (o$max_rejection %||% 1) != 1
-  partial <- metrics %in% partial_metrics | window
+  # the balanced metrics, with the classes in `o$truth`:
+  # R/ci-influence-balanced.R
+  balanced <- metrics %in% ci_balanced_metrics
+  partial <- metrics %in% partial_metrics | window | balanced
   kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
   own <- !none & !partial & !(metrics == "prr" & o$estimator != "alpha")
   parts <- list()
@@ -240,6 +261,11 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     res <- if (window[j]) {
       prr_window_influence(as.double(score), as.double(loss), case_weights,
         o$max_rejection
+      )
+    } else if (balanced[j]) {
+      if (is.null(o$truth)) next # no classes: NA
+      balanced_influence(metrics[j], as.double(score), as.double(loss),
+        o$truth, case_weights
       )
     } else {
       partial_influence(metrics[j], as.double(score), as.double(loss),

@@ -95,9 +95,8 @@
 #' [selective_metrics()]; the last two read `loss` as `1 - quality`;
 #' `"fpr_at_tpr"`, `"achievable_aurc"` and `"risk_at_coverage"` with
 #' `rule = "lowest_risk"` have bootstrap intervals only), the balanced
-#' metrics `"aurc_ba"` and `"augrc_ba"` of [aurc_ba()] (with `truth =`, 0/1
-#' failures, bootstrap intervals only: each replicate resamples cases with
-#' their classes and counts the classes present in it), and the calibration
+#' metrics `"aurc_ba"` and `"augrc_ba"` of [aurc_ba()] (with `truth =` and
+#' 0/1 failures; see there for their intervals), and the calibration
 #' errors `"ece"`, `"mce"` (as [mce_vec()]), `"debiased_l2_ce"` (as
 #' [ece_vec()] with `debias = TRUE`), `"smooth_ece"` (as
 #' [smooth_ece_vec()]), `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"` and
@@ -521,7 +520,7 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
   }
   res <- metric_influence_many(
     input$score, input$loss, input$case_weights, spec$metrics,
-    ci_options(spec)
+    c(ci_options(spec), list(truth = input$truth))
   )
   est <- unname(res$estimate)
   se <- unname(res$std_error)
@@ -701,7 +700,7 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
   if (spec$type == "bca" && length(with_if)) {
     # metrics without influence values get the jackknife
     influence <- lapply(seq_along(scores), function(j) {
-      opt <- ci_options(spec)
+      opt <- c(ci_options(spec), list(truth = input$truth))
       if (is.list(opt$edges)) opt$edges <- opt$edges[[j]]
       res <- metric_influence_many(scores[[j]], loss_of(j), input$case_weights,
         with_if, opt

@@ -370,6 +370,7 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   res <- lapply(seq_len(n_scores), function(j) {
     opt <- ci_options(spec)
     opt$edges <- edges[[j]]
+    opt$truth <- input$truth
     metric_influence_many(s_list[[j]], l_in[[j]], w, spec$metrics, opt)
   })
   est <- vapply(res, function(r) unname(r$estimate[1]), numeric(1))

@@ -29,13 +29,29 @@
 #' sort of the scores, then a pass that updates one class's term per
 #' prediction.
 #'
-#' Bootstrap intervals: `selective_ci(metrics = "aurc_ba", truth = ,
-#' method = "bootstrap")`; paired comparisons of scores or models:
-#' `compare_scores(metric = "augrc_ba", truth = , method = "bootstrap")`.
-#' A replicate resamples the cases with their classes (by counts over the
-#' presorted cases, as for every metric; src/core/balanced.h), and `K` is
-#' the number of classes drawn into it. No analytic intervals: no
-#' influence function is derived for them.
+#' `data` may also be a lazy database table (dbplyr, as for [aurc()]): the
+#' engine groups the rows by class and distinct score in one pass (with the
+#' input checks of the other database forms), and the metric is computed
+#' from those rows, equal to the in-memory value (`truth` may be a column
+#' or an expression of the columns).
+#'
+#' @section Intervals and comparisons:
+#' `selective_ci(metrics = c("aurc_ba", "augrc_ba"), truth = )` gives their
+#' intervals and `compare_scores(metric = "aurc_ba", truth = )` paired
+#' comparisons of scores or of models (each with its own failures).
+#' * `method = "analytic"`: from their influence functions (derived per tie
+#'   group and class; `?influence_functions` gives the recipe), checked
+#'   against numerical derivatives. The Wald interval needs enough cases of
+#'   every class: with three classes of 60/30/10%, simulated, it covered
+#'   the population value in 91% (AURC_BA) and 93.5% (AUGRC_BA) of 600
+#'   samples of n = 400, 92.5% and 94.5% at n = 1000, and 93.9% and 95.3%
+#'   of 1000 samples at n = 2000 (the estimate's distribution is skewed when
+#'   a class has few cases).
+#' * `method = "bootstrap"`: a replicate resamples the cases with their
+#'   classes (counts over the presorted cases, as for every metric;
+#'   src/core/balanced.h), and `K` is the number of classes drawn into it.
+#'   Its percentile interval covered 94.3% and 94.7% at n = 400 in the same
+#'   setting: prefer it when a class has fewer than a few hundred cases.
 #'
 #' @inheritParams failure_auroc
 #' @param truth The true class of each prediction (a factor, character,
@@ -100,6 +116,11 @@ augrc_ba_vec <- function(score, failure, truth, ..., na_rm = FALSE,
 
 balanced_df <- function(metric, data, score, failure, truth, case_weights,
                         na_rm, call) {
+  if (is_db_table(data)) {
+    return(balanced_remote(metric, data, score, failure, truth,
+      case_weights, na_rm, call
+    ))
+  }
   check_data_frame(data, call = call)
   cols <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),

@@ -445,6 +445,30 @@ Rcpp::List contribution_impl(double n) {
                             Rcpp::_["augrc_step"] = step);
 }
 
+namespace {
+
+// The group vectors of prr_groups_impl() and prr_parts_impl(); returns the
+// total count.
+double prr_groups(const Rcpp::NumericVector& score_count,
+                  const Rcpp::NumericVector& score_loss,
+                  const Rcpp::NumericVector& loss_count,
+                  const Rcpp::NumericVector& loss_sum, GroupVectors& by_score,
+                  GroupVectors& by_loss) {
+  if (score_count.size() != score_loss.size() ||
+      loss_count.size() != loss_sum.size()) {
+    Rcpp::stop("group counts and sums must have the same length");
+  }
+  by_score.count.assign(score_count.begin(), score_count.end());
+  by_score.loss.assign(score_loss.begin(), score_loss.end());
+  by_loss.count.assign(loss_count.begin(), loss_count.end());
+  by_loss.loss.assign(loss_sum.begin(), loss_sum.end());
+  double n = 0.0;
+  for (double c : by_score.count) n += c;
+  return n;
+}
+
+}  // namespace
+
 // PRR (src/core/partial.h) from collected groups: the tie groups of the
 // score in ascending score (counts and loss sums) and the groups of equal
 // loss in ascending loss (counts and loss sums), as a score table holds
@@ -455,17 +479,9 @@ double prr_groups_impl(const Rcpp::NumericVector& score_count,
                        const Rcpp::NumericVector& loss_count,
                        const Rcpp::NumericVector& loss_sum,
                        double max_rejection) {
-  if (score_count.size() != score_loss.size() ||
-      loss_count.size() != loss_sum.size()) {
-    Rcpp::stop("group counts and sums must have the same length");
-  }
   GroupVectors by_score, by_loss;
-  by_score.count.assign(score_count.begin(), score_count.end());
-  by_score.loss.assign(score_loss.begin(), score_loss.end());
-  by_loss.count.assign(loss_count.begin(), loss_count.end());
-  by_loss.loss.assign(loss_sum.begin(), loss_sum.end());
-  double n = 0.0;
-  for (double c : by_score.count) n += c;
+  const double n = prr_groups(score_count, score_loss, loss_count, loss_sum,
+                              by_score, by_loss);
   return prr_value(by_score, by_loss, n, max_rejection);
 }
 
@@ -479,17 +495,9 @@ Rcpp::NumericVector prr_parts_impl(const Rcpp::NumericVector& score_count,
                                    const Rcpp::NumericVector& loss_count,
                                    const Rcpp::NumericVector& loss_sum,
                                    double max_rejection) {
-  if (score_count.size() != score_loss.size() ||
-      loss_count.size() != loss_sum.size()) {
-    Rcpp::stop("group counts and sums must have the same length");
-  }
   GroupVectors by_score, by_loss;
-  by_score.count.assign(score_count.begin(), score_count.end());
-  by_score.loss.assign(score_loss.begin(), score_loss.end());
-  by_loss.count.assign(loss_count.begin(), loss_count.end());
-  by_loss.loss.assign(loss_sum.begin(), loss_sum.end());
-  double n = 0.0;
-  for (double c : by_score.count) n += c;
+  const double n = prr_groups(score_count, score_loss, loss_count, loss_sum,
+                              by_score, by_loss);
   const double width = max_rejection * n, a = n - width;
   return Rcpp::NumericVector::create(
       Rcpp::_["mean"] = total_loss(by_score) / n,

@@ -1,7 +1,8 @@
-# Bootstrap intervals and paired comparisons of the balanced metrics
-# (aurc_ba(), augrc_ba()) through selective_ci(truth =) and
-# compare_scores(truth =); the engine's kernels are tested against their
-# literal definition in tests/cpp (test_balanced_metrics).
+# Intervals and paired comparisons of the balanced metrics (aurc_ba(),
+# augrc_ba()) through selective_ci(truth =) and compare_scores(truth =):
+# the bootstrap engine's kernels (tested against their literal definition
+# in tests/cpp, test_balanced_metrics) and the influence functions of
+# R/ci-influence-balanced.R.
 
 ba_data <- function(n) {
   truth <- sample(c("a", "b", "c"), n, TRUE, prob = c(0.6, 0.3, 0.1))
@@ -123,6 +124,79 @@ test_that("paired comparisons of the balanced metrics", {
   expect_true(ci$.lower <= ci$.estimate && ci$.estimate <= ci$.upper)
 })
 
+test_that("influence values are the derivatives of the balanced metrics", {
+  set.seed(306)
+  n <- 40
+  truth <- sample(c("a", "b", "c"), n, TRUE, prob = c(0.5, 0.3, 0.2))
+  s <- round(stats::runif(n), 1) # ties
+  f <- stats::rbinom(n, 1, 0.35)
+  for (w in list(rep(1, n), stats::runif(n, 0.5, 2))) {
+    N <- sum(w)
+    for (m in c("aurc_ba", "augrc_ba")) {
+      fun <- if (m == "aurc_ba") aurc_ba_vec else augrc_ba_vec
+      f_w <- function(ww) fun(s, f, truth, case_weights = ww)
+      res <- aurc:::balanced_influence(m, s, f, truth, w)
+      expect_equal(res$estimate, f_w(w), tolerance = 1e-12)
+      # scale-free: the weighted influence values sum to 0
+      expect_equal(sum(w * res$influence), 0, tolerance = 1e-12)
+      # the weight of sample i grows by e N, the others shrink by e
+      e <- 1e-7
+      num <- vapply(seq_len(n), function(i) {
+        w2 <- w * (1 - e)
+        w2[i] <- w2[i] + e * N
+        (f_w(w2) - f_w(w)) / e
+      }, numeric(1))
+      expect_equal(res$influence, num, tolerance = 1e-5, info = m)
+    }
+  }
+  # a zero weight: the row (and a class only it has) is not there
+  w0 <- c(0, rep(1, n - 1))
+  tr0 <- truth
+  tr0[1] <- "z"
+  res <- aurc:::balanced_influence("aurc_ba", s, f, tr0, w0)
+  expect_equal(res$estimate, aurc_ba_vec(s[-1], f[-1], truth[-1]),
+    tolerance = 1e-12)
+  expect_equal(res$influence[1], 0)
+})
+
+test_that("analytic intervals and tests of the balanced metrics", {
+  set.seed(307)
+  big <- ba_data(2e6)
+  truth <- c(
+    aurc_ba_vec(big$s, big$f, big$truth),
+    augrc_ba_vec(big$s, big$f, big$truth)
+  )
+  reps <- test_grid(200, 1000)
+  hits <- c(0, 0)
+  for (k in seq_len(reps)) {
+    d <- ba_data(2000)
+    ci <- selective_ci_vec(d$s, d$f, truth = d$truth,
+      metrics = c("aurc_ba", "augrc_ba"))
+    hits <- hits + (ci$.lower <= truth & truth <= ci$.upper)
+  }
+  band <- stats::qbinom(c(0.0005, 0.9995), reps, 0.95) / reps
+  expect_true(all(hits / reps >= band[1] - 0.03))
+  expect_true(all(hits / reps <= band[2]))
+  # the analytic standard errors agree with a bootstrap's
+  an <- selective_ci_vec(d$s, d$f, truth = d$truth,
+    metrics = c("aurc_ba", "augrc_ba"))
+  bs <- selective_ci_vec(d$s, d$f, truth = d$truth,
+    metrics = c("aurc_ba", "augrc_ba"), method = "bootstrap", times = 2000)
+  expect_equal(an$.std_error, bs$.std_error, tolerance = 0.1)
+  expect_equal(an$.estimate, bs$.estimate, tolerance = 1e-12)
+  # paired, analytic: the difference of the estimates, an SE near the
+  # bootstrap's
+  df <- data.frame(a = d$s, b = d$s + stats::rnorm(2000, sd = 0.3), f = d$f,
+    truth = d$truth)
+  an_cmp <- compare_scores(df, c(a, b), f, truth = truth, metric = "aurc_ba")
+  bs_cmp <- compare_scores(df, c(a, b), f, truth = truth, metric = "aurc_ba",
+    method = "bootstrap", times = 2000)
+  expect_equal(an_cmp$tests$difference, bs_cmp$tests$difference,
+    tolerance = 1e-12)
+  expect_equal(an_cmp$tests$std_error, bs_cmp$tests$std_error,
+    tolerance = 0.15)
+})
+
 test_that("truth: missing, ignored, NA and bad input", {
   set.seed(305)
   d <- ba_data(60)
@@ -130,9 +204,9 @@ test_that("truth: missing, ignored, NA and bad input", {
     selective_ci_vec(d$s, d$f, metrics = "aurc_ba", method = "bootstrap"),
     class = "aurc_error_missing"
   )
-  expect_error(
-    selective_ci_vec(d$s, d$f, truth = d$truth, metrics = "aurc_ba"),
-    class = "aurc_error_method"
+  # analytic without truth: the same classed error
+  expect_error(selective_ci_vec(d$s, d$f, metrics = "augrc_ba"),
+    class = "aurc_error_missing"
   )
   expect_warning(
     selective_ci_vec(d$s, d$f, truth = d$truth, metrics = "aurc"),
