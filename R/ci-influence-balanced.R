@@ -46,7 +46,7 @@ balanced_influence <- function(metric, score, loss, truth, case_weights) {
   gid <- g$gid
   g_of <- g$id
   cnt <- g$count
-  n_c <- as.vector(rowsum(ww, cl, reorder = TRUE))
+  n_c <- c(rowsum(ww, cl, reorder = TRUE))
   if (metric == "augrc_ba") {
     res <- balanced_influence_augrc(o, gid, g_of, cnt, cl, l, ww, n_c, N, K)
   } else {
@@ -64,14 +64,14 @@ balanced_influence_augrc <- function(o, gid, g_of, cnt, cl, l, ww, n_c,
                                      N, K) { # nolint: object_name_linter
   # per group, the scaled failures sum_c f_c(g) / n_c and, per class, A_c
   scaled <- (ww * l / n_c[cl])[o]
-  f_g <- as.vector(rowsum(scaled, gid, reorder = FALSE))
+  f_g <- c(rowsum(scaled, gid, reorder = FALSE))
   E_g <- cumsum(f_g) - f_g # nolint: object_name_linter
   P <- E_g + f_g / 2 # nolint: object_name_linter
   after <- rev(cumsum(rev(cnt))) - cnt
   # A_c = sum_g c_g (E_c(g) + f_c(g) / 2) = sum_{i in c} w_i l_i (C_g +
   # c_g / 2) (each failure counts for the groups after it and half its own)
   per <- ww * l * (after[g_of] + cnt[g_of] / 2)
-  A <- as.vector(rowsum(per, cl, reorder = TRUE)) # nolint
+  A <- c(rowsum(per, cl, reorder = TRUE)) # nolint
   estimate <- sum(A / n_c) / (K * N)
   inf <- P[g_of] / K + l * (after[g_of] + cnt[g_of] / 2) / (K * n_c[cl]) -
     estimate - A[cl] / (K * n_c[cl]^2)
@@ -81,25 +81,35 @@ balanced_influence_augrc <- function(o, gid, g_of, cnt, cl, l, ww, n_c,
 balanced_influence_aurc <- function(o, gid, g_of, cnt, cl, l, ww, N,
                                     K) { # nolint: object_name_linter
   G <- length(cnt) # nolint: object_name_linter
-  m <- length(o)
   # per (class, group) in descending order: the accepted count and failures
   # of the class up to and including the group
-  key <- paste(cl[o], gid, sep = "\r")
+  # (class, group) as one number, ordered by class, then group
+  key <- if (as.double(K) * G < .Machine$integer.max) {
+    (cl[o] - 1L) * G + gid # integer: rowsum() names its groups fast
+  } else {
+    (cl[o] - 1) * as.double(G) + gid
+  }
   first <- !duplicated(key)
   cg <- data.frame(
-    c = cl[o][first], g = gid[first],
-    a = as.vector(rowsum(ww[o], key, reorder = FALSE)),
-    e = as.vector(rowsum((ww * l)[o], key, reorder = FALSE))
+    c = cl[o][first], g = gid[first], key = key[first],
+    a = c(rowsum(ww[o], key, reorder = FALSE)),
+    e = c(rowsum((ww * l)[o], key, reorder = FALSE))
   )
-  cg <- cg[order(cg$c, cg$g), ]
-  cg$a <- stats::ave(cg$a, cg$c, FUN = cumsum)
-  cg$e <- stats::ave(cg$e, cg$c, FUN = cumsum)
+  cg <- cg[order(cg$key), ]
+  # runs of one class in cg: its first and last rows
+  start <- c(TRUE, cg$c[-1] != cg$c[-nrow(cg)])
+  last <- c(start[-1], TRUE)
+  run <- cumsum(start)
+  within <- function(x) { # cumulative sums within each class (exact)
+    unlist(lapply(split(x, run), cumsum), use.names = FALSE)
+  }
+  cg$a <- within(cg$a)
+  cg$e <- within(cg$e)
   cg$rho <- cg$e / cg$a
   # R_g = (1/K) sum_c rho_c(g): changes of rho summed at the group where
-  # they happen
-  prev <- stats::ave(cg$rho, cg$c, FUN = function(x) c(0, x[-length(x)]))
-  delta <- as.vector(tapply(cg$rho - prev, factor(cg$g, seq_len(G)), sum))
-  delta[is.na(delta)] <- 0
+  # they happen (every group has a row in cg)
+  prev <- ifelse(start, 0, c(0, cg$rho[-nrow(cg)]))
+  delta <- c(rowsum(cg$rho - prev, cg$g, reorder = TRUE))
   R <- cumsum(delta) / K # nolint: object_name_linter
   u <- cumsum(cnt) / N
   width <- diff(c(0, u))
@@ -110,14 +120,16 @@ balanced_influence_aurc <- function(o, gid, g_of, cnt, cl, l, ww, N,
   # per (class, run): sum of omega over the groups from this group of the
   # class up to the next one of the class (exclusive)
   cum_omega <- c(0, cumsum(omega))
-  nxt <- stats::ave(cg$g, cg$c, FUN = function(x) c(x[-1], G + 1))
-  run <- cum_omega[nxt] - cum_omega[cg$g]
-  later <- function(x) {
-    stats::ave(x, cg$c, FUN = function(v) rev(cumsum(rev(v))))
+  nxt <- ifelse(last, G + 1, c(cg$g[-1], G + 1))
+  span <- cum_omega[nxt] - cum_omega[cg$g]
+  later <- function(x) { # sums over this and the later rows of the class
+    unlist(lapply(split(x, run), function(v) rev(cumsum(rev(v)))),
+      use.names = FALSE
+    )
   }
-  s1 <- later(run / cg$a)
-  s2 <- later(run * cg$rho / cg$a)
-  idx <- match(paste(cl, g_of, sep = "\r"), paste(cg$c, cg$g, sep = "\r"))
+  s1 <- later(span / cg$a)
+  s2 <- later(span * cg$rho / cg$a)
+  idx <- match((cl - 1) * as.double(G) + g_of, cg$key)
   inf <- height[g_of] - estimate + (N / K) * (l * s1[idx] - s2[idx])
   list(estimate = estimate, influence = inf)
 }

@@ -60,10 +60,10 @@ prr_window_influence <- function(score, loss, case_weights, max_rejection) {
   # the estimate's parts from the C++ core, as prr() computes them
   lam <- sort(unique(loss))
   k <- match(loss, lam)
-  block_count <- as.vector(rowsum(w, k, reorder = TRUE))
+  block_count <- c(rowsum(w, k, reorder = TRUE))
   parts <- prr_parts_impl(
     rev(g$count), rev(g$loss), block_count,
-    as.vector(rowsum(w * loss, k, reorder = TRUE)), r
+    c(rowsum(w * loss, k, reorder = TRUE)), r
   )
   m <- parts[["mean"]]
   area <- parts[["area"]]
@@ -106,8 +106,8 @@ tie_groups_desc <- function(score, w, loss) {
   gid <- cumsum(c(TRUE, so[-1] != so[-n]))
   id <- integer(n)
   id[o] <- gid
-  count <- as.vector(rowsum(w[o], gid, reorder = FALSE))
-  ls <- as.vector(rowsum((w * loss)[o], gid, reorder = FALSE))
+  count <- c(rowsum(w[o], gid, reorder = FALSE))
+  ls <- c(rowsum((w * loss)[o], gid, reorder = FALSE))
   list(
     id = id, count = count, loss = ls,
     before = cumsum(count) - count, loss_before = cumsum(ls) - ls,
