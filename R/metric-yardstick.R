@@ -15,8 +15,12 @@
 #' and the metric is the package's own metric of that score and loss:
 #' `aurc_prob()` is [aurc()], `augrc_prob()` [augrc()], `eaurc_prob()`
 #' [eaurc()], `naurc_prob()` [naurc()], `eaugrc_prob()` [eaugrc()],
-#' `failure_auroc_prob()` [failure_auroc()] and `failure_aupr_prob()`
-#' [failure_aupr()]. The names end in `_prob` so they neither clash with
+#' `failure_auroc_prob()` [failure_auroc()], `failure_aupr_prob()`
+#' [failure_aupr()], `partial_aurc_prob()` and `partial_augrc_prob()`
+#' [partial_aurc()] (with `coverage_range`), `fpr_at_tpr_prob()`
+#' [fpr_at_tpr()] (with `tpr`), `achievable_aurc_prob()`
+#' [achievable_aurc()], and `aurc_ba_prob()` and `augrc_ba_prob()`
+#' [aurc_ba()], whose classes are `truth`. The names end in `_prob` so they neither clash with
 #' those functions (which take a score and a loss) nor with yardstick's
 #' metrics. Each carries yardstick's `direction` (`"minimize"` for the
 #' AURC family, `"maximize"` for the failure AUROC and AUPR), so tuning
@@ -84,6 +88,10 @@
 #'   probabilities: `"msp"`, `"margin"`, `"neg_entropy"` or `"neg_gini"`.
 #' @param optimum For `eaurc_prob()`: `"exact"` (default) or
 #'   `"asymptotic"`, as in [eaurc()].
+#' @param coverage_range For `partial_aurc_prob()` and
+#'   `partial_augrc_prob()`: the coverage range `c(c1, c2)` (required; in a
+#'   metric set fix it with `yardstick::metric_tweak()`).
+#' @param tpr For `fpr_at_tpr_prob()`: the true positive rate (0.95).
 #' @return The data-frame form: a tibble with the grouping columns, then
 #'   `.metric` (the function's name, e.g. `"aurc_prob"`), `.estimator` (the
 #'   variant, as the package's own metric reports it) and `.estimate`. The
@@ -118,8 +126,15 @@ NULL
 prob_metric_variant <- list(
   aurc = "estimator", augrc = "method", eaurc = "estimator",
   naurc = "estimator", eaugrc = NULL, failure_auroc = NULL,
-  failure_aupr = NULL
+  failure_aupr = NULL, partial_aurc = NULL, partial_augrc = NULL,
+  fpr_at_tpr = NULL, achievable_aurc = NULL
 )
+
+# Options of a prob metric given as arguments of their own (the variant
+# is `estimator`; `optimum` has its own argument too).
+prob_metric_own_options <- function(info) {
+  setdiff(info$options, c("estimator", "method", "optimum"))
+}
 
 # yardstick's averaging estimators: ignored with a warning.
 yardstick_estimators <- c(
@@ -141,6 +156,9 @@ new_prob_metric_form <- function(name, vec = FALSE) {
     case_weights = NULL, score_type = "msp"
   ))
   if ("optimum" %in% info$options) args$optimum <- "exact"
+  for (o in prob_metric_own_options(info)) {
+    args[o] <- list(metric_option_info(o)$default)
+  }
   body <- rlang::call2("prob_metric_eval", name, vec, quote(...))
   fn <- rlang::new_function(args, body, env = topenv())
   if (vec) return(fn)
@@ -336,6 +354,7 @@ prob_metric_options <- function(info, env, call) {
     }
   }
   if ("optimum" %in% info$options) values$optimum <- env$optimum
+  for (o in prob_metric_own_options(info)) values[o] <- list(env[[o]])
   check_metric_options(info$name, values, call)
 }
 
@@ -585,3 +604,37 @@ failure_aupr_prob <- new_prob_metric_form("failure_aupr")
 #' @rdname selective_prob_metrics
 #' @export
 failure_aupr_prob_vec <- new_prob_metric_form("failure_aupr", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+partial_aurc_prob <- new_prob_metric_form("partial_aurc")
+
+#' @rdname selective_prob_metrics
+#' @export
+partial_aurc_prob_vec <- new_prob_metric_form("partial_aurc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+partial_augrc_prob <- new_prob_metric_form("partial_augrc")
+
+#' @rdname selective_prob_metrics
+#' @export
+partial_augrc_prob_vec <- new_prob_metric_form("partial_augrc", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+fpr_at_tpr_prob <- new_prob_metric_form("fpr_at_tpr")
+
+#' @rdname selective_prob_metrics
+#' @export
+fpr_at_tpr_prob_vec <- new_prob_metric_form("fpr_at_tpr", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+achievable_aurc_prob <- new_prob_metric_form("achievable_aurc")
+
+#' @rdname selective_prob_metrics
+#' @export
+achievable_aurc_prob_vec <- new_prob_metric_form("achievable_aurc",
+  vec = TRUE
+)
