@@ -173,6 +173,14 @@
 #'   `int Q(t) J(t) dt` with `J(t) = -log(max(t, 1 - r)) / r`
 #'   (`R/ci-influence-prr.R`). At `max_rejection = 1` it is the influence of
 #'   `1 - NAURC` (tested).
+#' * `fpr_at_tpr()`: with `P` correct predictions and `F` failures, the
+#'   threshold `t` is the `1 - tpr` quantile of the correct predictions'
+#'   scores and `FPR = P(s >= t | failure)`, so a failure has
+#'   `(1(s >= t) - FPR) N / F` and a correct prediction
+#'   `-rho (1(s >= t) - TPR) N / P`, `rho` the slope of the ROC curve at
+#'   `t` from a window of about `sqrt(N)` cases (zero when a tied threshold
+#'   group holds `sqrt(N)` or more: it does not move;
+#'   `R/ci-influence-fpr.R`).
 #' * `aurc_ba()`, `augrc_ba()` (with `truth =`): scale-free, so
 #'   `IF_i = N dT/dw_i`, through the tie groups and each class's running
 #'   accepted count and failures (`R/ci-influence-balanced.R`).
@@ -235,7 +243,7 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   }
   derived <- c(auarc = "aurc", prr = "naurc")
   if (!any(metrics %in% c(names(derived), partial_metrics,
-    ci_balanced_metrics)) &&
+    ci_balanced_metrics, "fpr_at_tpr")) &&
     !length(without_influence(metrics, o))) {
     return(run(metrics, o$estimator))
   }
@@ -248,7 +256,9 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   # the balanced metrics, with the classes in `o$truth`:
   # R/ci-influence-balanced.R
   balanced <- metrics %in% ci_balanced_metrics
-  partial <- metrics %in% partial_metrics | window | balanced
+  # FPR at TPR: R/ci-influence-fpr.R
+  fpr <- metrics == "fpr_at_tpr"
+  partial <- metrics %in% partial_metrics | window | balanced | fpr
   kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
   own <- !none & !partial & !(metrics == "prr" & o$estimator != "alpha")
   parts <- list()
@@ -261,6 +271,10 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     res <- if (window[j]) {
       prr_window_influence(as.double(score), as.double(loss), case_weights,
         o$max_rejection
+      )
+    } else if (fpr[j]) {
+      fpr_at_tpr_influence(as.double(score), as.double(loss), case_weights,
+        o$tpr %||% 0.95
       )
     } else if (balanced[j]) {
       if (is.null(o$truth)) next # no classes: NA
@@ -290,13 +304,14 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
 partial_metrics <- c("partial_aurc", "partial_augrc")
 
 # The metrics of `metrics` without an influence function with the options
-# `options`: FPR at TPR, the achievable AURC and fd-shifts' working point
-# (argmin- and quantile-type statistics of the empirical curve). The partial
-# areas and PRR over part of the rejection range have theirs in
-# R/ci-influence-partial.R and R/ci-influence-prr.R.
+# `options`: the achievable AURC (the convex hull of the empirical ROC
+# points) and fd-shifts' working point (an argmin over the empirical
+# curve). The partial areas, PRR over part of the rejection range and FPR
+# at TPR have theirs in R/ci-influence-partial.R, R/ci-influence-prr.R and
+# R/ci-influence-fpr.R.
 without_influence <- function(metrics, options) {
   lowest <- identical(options$rule, "lowest_risk")
-  metrics[metrics %in% c("fpr_at_tpr", "achievable_aurc") |
+  metrics[metrics == "achievable_aurc" |
     (metrics == "risk_at_coverage" & lowest)]
 }
 

@@ -22,8 +22,15 @@
 #'   the error rate.
 #'
 #' Both have bootstrap intervals ([selective_ci()] with
-#' `method = "bootstrap"`), not analytic ones. NA with a classed warning
-#' when either class is empty (`fpr_at_tpr()`).
+#' `method = "bootstrap"`). `fpr_at_tpr()` also has analytic ones: its
+#' influence function treats the threshold as the `1 - tpr` quantile of
+#' the correct predictions' scores, with the slope of the ROC curve there
+#' estimated from about `sqrt(n)` cases around it (as for the risk at
+#' coverage; `?influence_functions`). Simulated with normal scores, it
+#' covered the population value in 92.5-95.2% of 600 samples of n = 500
+#' and 2000 at `tpr` 0.8 and 0.95. `achievable_aurc()`, a convex hull of
+#' the empirical ROC points, has bootstrap intervals only. NA with a
+#' classed warning when either class is empty (`fpr_at_tpr()`).
 #'
 #' @inheritParams failure_auroc
 #' @param tpr The true positive rate to reach, in (0, 1).
