@@ -181,6 +181,9 @@
 #'   `t` from a window of about `sqrt(N)` cases (zero when a tied threshold
 #'   group holds `sqrt(N)` or more: it does not move;
 #'   `R/ci-influence-fpr.R`).
+#' * `risk_at_coverage(rule = "lowest_risk")`: the influence function of
+#'   the tie-closed risk at the coverage the rule achieved (envelope
+#'   theorem; `R/ci-influence-lowest-risk.R`).
 #' * `aurc_ba()`, `augrc_ba()` (with `truth =`): scale-free, so
 #'   `IF_i = N dT/dw_i`, through the tie groups and each class's running
 #'   accepted count and failures (`R/ci-influence-balanced.R`).
@@ -242,8 +245,10 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
     )
   }
   derived <- c(auarc = "aurc", prr = "naurc")
+  lowest <- metrics == "risk_at_coverage" &
+    identical(o$rule, "lowest_risk")
   if (!any(metrics %in% c(names(derived), partial_metrics,
-    ci_balanced_metrics, "fpr_at_tpr")) &&
+    ci_balanced_metrics, "fpr_at_tpr")) && !any(lowest) &&
     !length(without_influence(metrics, o))) {
     return(run(metrics, o$estimator))
   }
@@ -258,7 +263,8 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
   balanced <- metrics %in% ci_balanced_metrics
   # FPR at TPR: R/ci-influence-fpr.R
   fpr <- metrics == "fpr_at_tpr"
-  partial <- metrics %in% partial_metrics | window | balanced | fpr
+  # fd-shifts' working point: R/ci-influence-lowest-risk.R
+  partial <- metrics %in% partial_metrics | window | balanced | fpr | lowest
   kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
   own <- !none & !partial & !(metrics == "prr" & o$estimator != "alpha")
   parts <- list()
@@ -272,6 +278,8 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
       prr_window_influence(as.double(score), as.double(loss), case_weights,
         o$max_rejection
       )
+    } else if (lowest[j]) {
+      lowest_risk_influence(score, loss, case_weights, o)
     } else if (fpr[j]) {
       fpr_at_tpr_influence(as.double(score), as.double(loss), case_weights,
         o$tpr %||% 0.95
@@ -305,14 +313,12 @@ partial_metrics <- c("partial_aurc", "partial_augrc")
 
 # The metrics of `metrics` without an influence function with the options
 # `options`: the achievable AURC (the convex hull of the empirical ROC
-# points) and fd-shifts' working point (an argmin over the empirical
-# curve). The partial areas, PRR over part of the rejection range and FPR
-# at TPR have theirs in R/ci-influence-partial.R, R/ci-influence-prr.R and
-# R/ci-influence-fpr.R.
+# points). The partial areas, PRR over part of the rejection range, FPR at
+# TPR and fd-shifts' working point have theirs in R/ci-influence-partial.R,
+# R/ci-influence-prr.R, R/ci-influence-fpr.R and
+# R/ci-influence-lowest-risk.R.
 without_influence <- function(metrics, options) {
-  lowest <- identical(options$rule, "lowest_risk")
-  metrics[metrics == "achievable_aurc" |
-    (metrics == "risk_at_coverage" & lowest)]
+  metrics[metrics == "achievable_aurc"]
 }
 
 # method = "analytic" for a metric without an influence function: a

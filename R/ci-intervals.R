@@ -93,8 +93,7 @@
 #' `"coverage_at_risk"`, `"partial_aurc"`, `"partial_augrc"`,
 #' `"fpr_at_tpr"`, `"achievable_aurc"`, `"auarc"`, `"prr"` (as in
 #' [selective_metrics()]; the last two read `loss` as `1 - quality`;
-#' `"achievable_aurc"` and `"risk_at_coverage"` with
-#' `rule = "lowest_risk"` have bootstrap intervals only), the balanced
+#' `"achievable_aurc"` has bootstrap intervals only), the balanced
 #' metrics `"aurc_ba"` and `"augrc_ba"` of [aurc_ba()] (with `truth =` and
 #' 0/1 failures; see there for their intervals), and the calibration
 #' errors `"ece"`, `"mce"` (as [mce_vec()]), `"debiased_l2_ce"` (as

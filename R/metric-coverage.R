@@ -16,7 +16,13 @@
 #'   `coverage` (of equal risks, the largest coverage). It is never above
 #'   the tie-closed rule's risk, and it is what a user who may accept more
 #'   than asked would choose; the data-frame form's `.coverage` says how
-#'   much more. Its intervals are bootstrap only.
+#'   much more. Its analytic interval ([selective_ci()]) takes the
+#'   influence function of the risk at the coverage the rule achieved (by
+#'   the envelope theorem, the minimiser's own movement does not count to
+#'   first order); the minimum of a noisy curve is biased low, and in
+#'   simulations the interval covered 91-96% (92% with the minimum inside
+#'   the range, at n = 500 and 2000), no worse than the bootstrap
+#'   percentile interval (87-93% in the same settings).
 #' * `coverage_at_risk()`: the largest coverage among the thresholds whose
 #'   selective risk is at most `risk`; 0 when no threshold qualifies.
 #'

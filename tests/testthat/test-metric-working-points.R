@@ -178,8 +178,6 @@ test_that("intervals, comparisons, rankings and databases", {
   # hull and the argmin rule do not
   expect_error(selective_ci_vec(s, f, metrics = "achievable_aurc"),
     class = "aurc_error_method")
-  expect_error(selective_ci_vec(s, f, metrics = "risk_at_coverage",
-    coverage = 0.5, rule = "lowest_risk"), class = "aurc_error_method")
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dplyr")
   skip_if_not_installed("dbplyr")

@@ -1,4 +1,6 @@
-# The analytic interval of the FPR at a TPR (R/ci-influence-fpr.R): the
+# The analytic intervals of the working points of fd-shifts: the FPR at a
+# TPR (R/ci-influence-fpr.R) and the lowest-risk rule
+# (R/ci-influence-lowest-risk.R). The FPR: the
 # estimate, frequency weights as repeated rows, a locked threshold, the
 # coverage of the interval and agreement with the bootstrap.
 
@@ -60,4 +62,46 @@ test_that("the analytic interval of the FPR at TPR covers and agrees", {
       fpr_at_tpr_vec(df$b, df$f, tpr = 0.9),
     tolerance = 1e-12)
   expect_true(is.finite(cmp$tests$std_error) && cmp$tests$std_error > 0)
+})
+
+test_that("fd-shifts' working point: the influence at the achieved coverage", {
+  set.seed(83)
+  n <- 300
+  s <- round(stats::runif(n), 2)
+  # the most confident tenth fails often: the lowest risk lies beyond c
+  f <- stats::rbinom(n, 1, ifelse(s > 0.9, 0.4, 0.4 * (1 - s)))
+  w <- stats::runif(n, 0.5, 2)
+  for (cv in c(0.2, 0.6)) {
+    low <- aurc:::metric_influence(s, f, w, "risk_at_coverage",
+      list(coverage = cv, rule = "lowest_risk"))
+    expect_equal(low$estimate, risk_at_coverage_vec(s, f, coverage = cv,
+      rule = "lowest_risk", case_weights = w), tolerance = 1e-14)
+    achieved <- risk_at_coverage(data.frame(s, f, w), s, f, coverage = cv,
+      rule = "lowest_risk", case_weights = w)$.coverage
+    at <- aurc:::metric_influence(s, f, w, "risk_at_coverage",
+      list(coverage = achieved))
+    expect_equal(low$influence, at$influence, tolerance = 1e-14)
+    expect_equal(at$estimate, low$estimate, tolerance = 1e-14)
+  }
+  # the coverage of the analytic interval, with the minimum inside the range
+  gen <- function(n) {
+    s <- stats::runif(n)
+    list(s = s, f = stats::rbinom(n, 1, ifelse(s > 0.9, 0.35,
+      0.4 * (1 - s))))
+  }
+  big <- gen(2e6)
+  truth <- risk_at_coverage_vec(big$s, big$f, coverage = 0.3,
+    rule = "lowest_risk")
+  expect_lt(truth, risk_at_coverage_vec(big$s, big$f, coverage = 0.3))
+  reps <- test_grid(200, 600)
+  hits <- 0
+  for (k in seq_len(reps)) {
+    d <- gen(2000)
+    ci <- selective_ci_vec(d$s, d$f, metrics = "risk_at_coverage",
+      coverage = 0.3, rule = "lowest_risk")
+    hits <- hits + (ci$.lower <= truth && truth <= ci$.upper)
+  }
+  band <- stats::qbinom(c(0.0005, 0.9995), reps, 0.95) / reps
+  expect_gte(hits / reps, band[1] - 0.04) # a minimum: biased low
+  expect_lte(hits / reps, band[2])
 })
