@@ -61,6 +61,10 @@ ci_bootstrap_counts_impl <- function(score, case_weights, strata, n_strata, clus
     .Call(`_aurc_ci_bootstrap_counts_impl`, score, case_weights, strata, n_strata, cluster, n_clusters, times, seed)
 }
 
+balanced_metric_impl <- function(score, loss, cls, n_classes, case_weights, metric, threads) {
+    .Call(`_aurc_balanced_metric_impl`, score, loss, cls, n_classes, case_weights, metric, threads)
+}
+
 weight_bias_impl <- function(beta, n, estimator) {
     .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
 }

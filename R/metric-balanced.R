@@ -196,35 +196,21 @@ balanced_value <- function(metric, score, failure, truth, case_weights,
   aurc_ba_value(input$score[keep], input$loss[keep], cls[keep], w[keep])
 }
 
-# The trapezoid AUGRC of the failures reweighted by n / (K n_c).
+# The balanced metrics in C++ (src/core/balanced.h, the kernel of the
+# bootstrap replicates): one sort of the scores, then one pass. `cls`:
+# integer classes; rows of weight 0 are already gone.
 augrc_ba_value <- function(score, loss, cls, w) {
-  ids <- match(cls, unique(cls))
-  n_c <- as.vector(rowsum(w, ids, reorder = FALSE))
-  scaled <- loss * sum(w) / (length(n_c) * n_c[ids])
-  metrics_impl(score, scaled, w, "augrc", "alpha", "trapezoid", "exact",
-    0.5, 0.5
-  )$values[[1]]
+  balanced_metric(score, loss, cls, w, "augrc_ba")
 }
 
-# The selective balanced risk at every distinct threshold, then the
-# trapezoid rule extended flat to coverage 0 (see the help page).
 aurc_ba_value <- function(score, loss, cls, w) {
-  k <- length(unique(cls))
-  o <- order(score, decreasing = TRUE)
-  s <- score[o]
-  l <- loss[o] * w[o]
-  c <- cls[o]
-  ww <- w[o]
-  # per class running accepted weight and failures, in sorted order
-  acc <- stats::ave(ww, c, FUN = cumsum)
-  err <- stats::ave(l, c, FUN = cumsum)
-  before <- acc - ww
-  prev <- ifelse(before > 0, (err - l) / before, 0)
-  term <- cumsum(err / acc - prev) # sum over classes of e_c / a_c
-  last <- c(s[-1] != s[-length(s)], TRUE) # the end of each tie group
-  risk <- term[last] / k
-  cov <- cumsum(ww)[last] / sum(ww)
-  widths <- diff(c(0, cov))
-  heights <- c(risk[1], (risk[-1] + risk[-length(risk)]) / 2)
-  sum(widths * heights)
+  balanced_metric(score, loss, cls, w, "aurc_ba")
+}
+
+balanced_metric <- function(score, loss, cls, w, metric) {
+  ids <- match(cls, unique(cls))
+  balanced_metric_impl(as.double(score), as.double(loss), ids - 1L,
+    length(unique(ids)), if (all(w == 1)) double() else as.double(w),
+    metric, sort_threads()
+  )
 }

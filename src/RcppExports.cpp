@@ -241,6 +241,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// balanced_metric_impl
+double balanced_metric_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::IntegerVector& cls, int n_classes, const Rcpp::NumericVector& case_weights, const std::string& metric, int threads);
+RcppExport SEXP _aurc_balanced_metric_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP clsSEXP, SEXP n_classesSEXP, SEXP case_weightsSEXP, SEXP metricSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cls(clsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type metric(metricSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(balanced_metric_impl(score, loss, cls, n_classes, case_weights, metric, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // weight_bias_impl
 Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
 RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
@@ -614,6 +630,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
     {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 23},
     {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 8},
+    {"_aurc_balanced_metric_impl", (DL_FUNC) &_aurc_balanced_metric_impl, 7},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},

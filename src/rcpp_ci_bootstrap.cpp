@@ -271,3 +271,36 @@ Rcpp::NumericMatrix ci_bootstrap_counts_impl(
   }
   return out;
 }
+
+// The balanced-accuracy AURC or AUGRC (core/balanced.h) of one data set:
+// one sort of the scores, then the kernel of the bootstrap replicates with
+// the case weights as counts (ones when empty). cls: 0-based classes,
+// n_classes of them; loss: 0/1 failures (checked by the caller).
+// [[Rcpp::export(rng = false)]]
+double balanced_metric_impl(const Rcpp::NumericVector& score,
+                            const Rcpp::NumericVector& loss,
+                            const Rcpp::IntegerVector& cls, int n_classes,
+                            const Rcpp::NumericVector& case_weights,
+                            const std::string& metric, int threads) {
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  if (static_cast<std::size_t>(loss.size()) != n ||
+      static_cast<std::size_t>(cls.size()) != n ||
+      (case_weights.size() > 0 &&
+       static_cast<std::size_t>(case_weights.size()) != n))
+    Rcpp::stop("score, loss, classes and weights must have one length");
+  RInterrupt check;
+  RankingColumn col;
+  prepare_column(score.begin(), loss.begin(), n, col, check, threads);
+  prepare_classes(cls.begin(), static_cast<std::size_t>(n_classes), col);
+  std::vector<double> ones;
+  const double* counts = case_weights.begin();
+  if (case_weights.size() == 0) {
+    ones.assign(n, 1.0);
+    counts = ones.data();
+  }
+  BalancedWork w;
+  const SortedCases d = sorted_cases(col);
+  if (metric == "augrc_ba")
+    return augrc_ba_sorted(d, col.cls.data(), col.n_classes, counts, 1, w);
+  return aurc_ba_sorted(d, col.cls.data(), col.n_classes, counts, 1, w);
+}
