@@ -24,16 +24,7 @@ new_balanced_prob_form <- function(name, vec = FALSE) {
 balanced_prob_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
   call <- .env
   cols <- prob_metric_columns(.vec, .env, ..., call = call)
-  event_level <- check_choice(.env$event_level, c("first", "second"),
-    arg = "event_level", call = call
-  )
-  score_type <- check_choice(.env$score_type, prob_score_types,
-    arg = "score_type", call = call
-  )
-  input <- prob_metric_input(cols$truth, cols$estimate, event_level,
-    score_type, call,
-    names = cols$names, case_weights = cols$case_weights
-  )
+  input <- prob_metric_score_loss(cols, .env, call)
   rows <- cols$rows %||% list(seq_along(input$score))
   values <- vapply(rows, function(i) {
     pick <- function(x) if (is.null(x)) NULL else x[i]

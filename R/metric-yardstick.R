@@ -174,16 +174,7 @@ prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
   metric <- paste0(.name, "_prob")
   cols <- prob_metric_columns(.vec, .env, ..., call = call)
   opts <- prob_metric_options(info, .env, call)
-  event_level <- check_choice(.env$event_level, c("first", "second"),
-    arg = "event_level", call = call
-  )
-  score_type <- check_choice(.env$score_type, prob_score_types,
-    arg = "score_type", call = call
-  )
-  input <- prob_metric_input(cols$truth, cols$estimate, event_level,
-    score_type, call,
-    names = cols$names, case_weights = cols$case_weights
-  )
+  input <- prob_metric_score_loss(cols, .env, call)
   res <- metrics_by_group(
     input$score, input$loss, cols$case_weights, cols$rows, .name, opts,
     .env$na_rm,
@@ -192,6 +183,21 @@ prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
   if (.vec) return(res$values[[1]])
   metric_tibble(cols$keys, metric, metric_estimator_label(.name, opts),
     res$values
+  )
+}
+
+# The score and top-label loss of a prob metric's columns, with the
+# options `event_level` and `score_type` read from its frame `env`.
+prob_metric_score_loss <- function(cols, env, call) {
+  event_level <- check_choice(env$event_level, c("first", "second"),
+    arg = "event_level", call = call
+  )
+  score_type <- check_choice(env$score_type, prob_score_types,
+    arg = "score_type", call = call
+  )
+  prob_metric_input(cols$truth, cols$estimate, event_level, score_type,
+    call,
+    names = cols$names, case_weights = cols$case_weights
   )
 }
 
