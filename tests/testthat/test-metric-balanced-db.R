@@ -56,3 +56,7 @@ test_that("balanced metrics on SQLite equal the in-memory forms", {
 test_that("balanced metrics on PostgreSQL equal the in-memory forms", {
   expect_balanced_db_matches_memory(pg_con())
 })
+
+test_that("balanced metrics on DuckDB equal the in-memory forms", {
+  expect_balanced_db_matches_memory(duckdb_con())
+})
