@@ -27,11 +27,7 @@
 
 balanced_influence <- function(metric, score, loss, truth, case_weights) {
   n <- length(score)
-  w <- if (is.null(case_weights) || !length(case_weights)) {
-    rep(1, n)
-  } else {
-    as.double(case_weights)
-  }
+  w <- weights_or_ones(case_weights, n)
   out <- rep(0, n)
   live <- w > 0 # rows of weight 0 are not there, nor are their classes
   cls <- match(truth, unique(truth[live]))
@@ -41,7 +37,7 @@ balanced_influence <- function(metric, score, loss, truth, case_weights) {
   ww <- w[live]
   N <- sum(ww) # nolint: object_name_linter
   K <- length(unique(cl)) # nolint: object_name_linter
-  g <- tie_groups_desc(s, ww, l) # R/ci-influence-prr.R
+  g <- tie_groups_desc(s, ww, l) # R/ci-influence-helpers.R
   o <- g$order
   gid <- g$gid
   g_of <- g$id
@@ -55,8 +51,7 @@ balanced_influence <- function(metric, score, loss, truth, case_weights) {
   out[live] <- res$influence
   list(
     estimate = res$estimate, influence = out,
-    std_error = influence_se_impl(out, if (is.null(case_weights)) double()
-    else as.double(case_weights), double())
+    std_error = influence_se_of(out, case_weights)
   )
 }
 

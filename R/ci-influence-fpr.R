@@ -20,12 +20,8 @@
 
 fpr_at_tpr_influence <- function(score, loss, case_weights, tpr) {
   n <- length(score)
-  w <- if (is.null(case_weights) || !length(case_weights)) {
-    rep(1, n)
-  } else {
-    as.double(case_weights)
-  }
-  g <- tie_groups_desc(score, w, loss) # R/ci-influence-prr.R
+  w <- weights_or_ones(case_weights, n)
+  g <- tie_groups_desc(score, w, loss) # R/ci-influence-helpers.R
   cnt <- g$count
   neg <- g$loss # failures per group (0/1 losses)
   pos <- cnt - neg
@@ -57,8 +53,7 @@ fpr_at_tpr_influence <- function(score, loss, case_weights, tpr) {
   inf <- inf - sum(w * inf) / N
   list(
     estimate = theta, influence = inf,
-    std_error = influence_se_impl(inf, if (is.null(case_weights)) double()
-    else as.double(case_weights), double())
+    std_error = influence_se_of(inf, case_weights)
   )
 }
 

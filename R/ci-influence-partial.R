@@ -19,12 +19,8 @@
 
 partial_influence <- function(metric, score, loss, case_weights, range) {
   n <- length(score)
-  w <- if (is.null(case_weights) || !length(case_weights)) {
-    rep(1, n)
-  } else {
-    as.double(case_weights)
-  }
-  tg <- tie_groups_desc(score, w, loss) # R/ci-influence-prr.R
+  w <- weights_or_ones(case_weights, n)
+  tg <- tie_groups_desc(score, w, loss) # R/ci-influence-helpers.R
   grp <- tg$id
   cnt <- tg$count
   sm <- tg$loss
@@ -89,7 +85,6 @@ partial_influence <- function(metric, score, loss, case_weights, range) {
   estimate <- sum(value) / N^k
   list(
     estimate = estimate, influence = inf,
-    std_error = influence_se_impl(inf, if (is.null(case_weights)) double()
-    else as.double(case_weights), double())
+    std_error = influence_se_of(inf, case_weights)
   )
 }

@@ -30,11 +30,7 @@
 
 prr_window_influence <- function(score, loss, case_weights, max_rejection) {
   n <- length(score)
-  w <- if (is.null(case_weights) || !length(case_weights)) {
-    rep(1, n)
-  } else {
-    as.double(case_weights)
-  }
+  w <- weights_or_ones(case_weights, n)
   r <- max_rejection
   N <- sum(w) # nolint: object_name_linter
   # the score's step curve over [a, N]
@@ -90,27 +86,6 @@ prr_window_influence <- function(score, loss, case_weights, max_rejection) {
   list(
     estimate = num / den, influence = inf, parts = parts,
     parts_influence = list(mean = inf_m, area = inf_a, optimum = inf_o),
-    std_error = influence_se_impl(inf, if (is.null(case_weights)) double()
-    else as.double(case_weights), double())
-  )
-}
-
-# Tie groups of the score in descending order: per group its weighted
-# count and loss, and the count and loss of the groups before it; `id` the
-# group of each sample (input order), `order` the descending order and
-# `gid` the group of each position in it.
-tie_groups_desc <- function(score, w, loss) {
-  n <- length(score)
-  o <- order(score, decreasing = TRUE)
-  so <- score[o]
-  gid <- cumsum(c(TRUE, so[-1] != so[-n]))
-  id <- integer(n)
-  id[o] <- gid
-  count <- c(rowsum(w[o], gid, reorder = FALSE))
-  ls <- c(rowsum((w * loss)[o], gid, reorder = FALSE))
-  list(
-    id = id, count = count, loss = ls,
-    before = cumsum(count) - count, loss_before = cumsum(ls) - ls,
-    order = o, gid = gid
+    std_error = influence_se_of(inf, case_weights)
   )
 }
