@@ -165,11 +165,19 @@ mean_nll_impl <- function(logits, labels, temperature) {
     .Call(`_aurc_mean_nll_impl`, logits, labels, temperature)
 }
 
+in_forked_child_impl <- function() {
+    .Call(`_aurc_in_forked_child_impl`)
+}
+
 set_workspace_limit_impl <- function(bytes) {
     .Call(`_aurc_set_workspace_limit_impl`, bytes)
 }
 
 workspace_kept_impl <- function() {
     .Call(`_aurc_workspace_kept_impl`)
+}
+
+release_workspace_impl <- function(idle_seconds) {
+    .Call(`_aurc_release_workspace_impl`, idle_seconds)
 }
 

@@ -30,6 +30,13 @@
 #'   or more are sorted on more than one thread, and the result never
 #'   depends on it. It also caps every `threads` argument (of
 #'   [bootstrap_ranking()], [selective_ci()], ...), whose default stays 1.
+#'   In a process forked from the one that loaded the package
+#'   ([parallel::mclapply()], [parallel::mcparallel()], `future`'s
+#'   `multicore` plan, `doParallel` or `tune` on forks) every call runs on
+#'   one thread: OpenMP's worker threads do not survive `fork()`, and a
+#'   forked child that waited for them would hang. The results are the
+#'   same; a `threads` argument above 1 is told once per child (a message of
+#'   class `aurc_message_threads`). The parent keeps its threads.
 #' * `aurc.max_cells`: the most cells one result or work table may have
 #'   (default 2^28, 2 GB of doubles); a request above it is a classed error
 #'   (`aurc_error_size`) before anything is allocated.
@@ -39,8 +46,11 @@
 #'   n = 1e7; a kept buffer is handed to the next call already backed, so
 #'   repeated calls take the same time. About 32 bytes per sample are
 #'   kept (320 MB after a call at n = 1e7), outside R's heap: they show
-#'   in the process's memory, not in [gc()]. `options(aurc.workspace = 0)`
-#'   frees them at the next call and keeps none; `Inf` sets no limit.
+#'   in the process's memory, not in [gc()]'s table. They go back to the
+#'   system at the first garbage collection (R's own or [gc()]) that comes
+#'   a second or more after the last call that used them, and at once with
+#'   [release_workspace()]. `options(aurc.workspace = 0)` keeps none (the
+#'   next call frees what is kept); `Inf` sets no limit.
 #'
 #' @keywords internal
 #' @docType package
@@ -56,4 +66,11 @@ ggplot2::autoplot
 .onLoad <- function(libname, pkgname) {
   # tidy() methods for generics (and broom) without depending on them
   register_tidy_methods()
+  # kept work buffers go back to the system when R collects garbage after
+  # a second of rest (R/workspace.R)
+  start_workspace_release()
+}
+
+.onUnload <- function(libpath) {
+  stop_workspace_release()
 }

@@ -768,7 +768,8 @@ check_cells <- function(cells, arg, what, call = rlang::caller_env()) {
 
 # The number of threads to use: a whole number of at least 1, capped at
 # the cores available (parallel::detectCores()), the option `aurc.threads`
-# and the environment variable OMP_THREAD_LIMIT, with a classed message
+# and the environment variable OMP_THREAD_LIMIT, and at 1 in a process
+# forked from the one that loaded the package, with a classed message
 # (`aurc_message_threads`) when a cap applies. Returns an integer.
 check_threads <- function(threads, arg = rlang::caller_arg(threads),
                           call = rlang::caller_env()) {
@@ -781,6 +782,23 @@ check_threads <- function(threads, arg = rlang::caller_arg(threads),
     )
   )
   caps <- floor(caps[!is.na(caps) & caps >= 1])
+  # a forked child (parallel::mclapply() and the like) has no OpenMP
+  # workers: the C++ core runs on one thread there (src/core/threads.h);
+  # said once per child, not once per call of a loop
+  if (threads > 1 && in_forked_child_impl()) {
+    if (!identical(aurc_state$fork_told, Sys.getpid())) {
+      aurc_state$fork_told <- Sys.getpid()
+      inform_aurc(
+        c(
+          "Using 1 thread instead of {threads} in this forked process.",
+          i = "OpenMP threads do not survive {.fn fork}; the results are the
+               same on one thread. Said once per process."
+        ),
+        class = "aurc_message_threads", .envir = environment()
+      )
+    }
+    return(1L)
+  }
   if (length(caps) && threads > min(caps)) {
     cap <- min(caps)
     why <- names(caps)[which.min(caps)]
@@ -823,35 +841,6 @@ sort_threads <- function(call = rlang::caller_env()) {
   )
   caps <- caps[!is.na(caps) & caps >= 1]
   as.integer(min(c(opt, floor(caps)), 1024))
-}
-
-# The option `aurc.workspace`: the most bytes of large work buffers the C++
-# core keeps between calls (src/core/memory.h), 512 MiB when unset, 0 to
-# keep nothing, Inf for no limit. Applied by every call that sorts (through
-# sort_threads()); the C++ limit is only set when the option changed.
-workspace_default <- 2^29
-apply_workspace_option <- function(call = rlang::caller_env()) {
-  opt <- getOption("aurc.workspace")
-  if (identical(opt, aurc_state$workspace)) {
-    return(invisible())
-  }
-  bytes <- if (is.null(opt)) workspace_default else opt
-  ok <- is.numeric(bytes) && length(bytes) == 1 && !is.na(bytes) && bytes >= 0
-  if (!ok) {
-    abort_aurc(
-      c(
-        "The option {.code aurc.workspace} must be a number of bytes of at
-         least 0.",
-        i = "It is {.obj_type_friendly {opt}}; set it with
-             {.code options(aurc.workspace = 2^30)}, to 0 to keep no buffers,
-             or unset it with {.code options(aurc.workspace = NULL)}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
-  set_workspace_limit_impl(as.double(bytes))
-  aurc_state$workspace <- opt
-  invisible()
 }
 
 # The cores of the machine, found once per session: parallel::detectCores()

@@ -594,6 +594,15 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// in_forked_child_impl
+bool in_forked_child_impl();
+RcppExport SEXP _aurc_in_forked_child_impl() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(in_forked_child_impl());
+    return rcpp_result_gen;
+END_RCPP
+}
 // set_workspace_limit_impl
 double set_workspace_limit_impl(double bytes);
 RcppExport SEXP _aurc_set_workspace_limit_impl(SEXP bytesSEXP) {
@@ -610,6 +619,16 @@ RcppExport SEXP _aurc_workspace_kept_impl() {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     rcpp_result_gen = Rcpp::wrap(workspace_kept_impl());
+    return rcpp_result_gen;
+END_RCPP
+}
+// release_workspace_impl
+double release_workspace_impl(double idle_seconds);
+RcppExport SEXP _aurc_release_workspace_impl(SEXP idle_secondsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< double >::type idle_seconds(idle_secondsSEXP);
+    rcpp_result_gen = Rcpp::wrap(release_workspace_impl(idle_seconds));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -656,8 +675,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_scores_members_impl", (DL_FUNC) &_aurc_scores_members_impl, 5},
     {"_aurc_losses_impl", (DL_FUNC) &_aurc_losses_impl, 5},
     {"_aurc_mean_nll_impl", (DL_FUNC) &_aurc_mean_nll_impl, 3},
+    {"_aurc_in_forked_child_impl", (DL_FUNC) &_aurc_in_forked_child_impl, 0},
     {"_aurc_set_workspace_limit_impl", (DL_FUNC) &_aurc_set_workspace_limit_impl, 1},
     {"_aurc_workspace_kept_impl", (DL_FUNC) &_aurc_workspace_kept_impl, 0},
+    {"_aurc_release_workspace_impl", (DL_FUNC) &_aurc_release_workspace_impl, 1},
     {NULL, NULL, 0}
 };
 

@@ -17,3 +17,10 @@ double set_workspace_limit_impl(double bytes) {
 // The bytes of work buffers kept for the next call.
 // [[Rcpp::export(rng = false)]]
 double workspace_kept_impl() { return static_cast<double>(workspace_kept()); }
+
+// Frees the kept buffers when the pool has been idle for `idle_seconds`
+// (0: at once); returns the bytes freed.
+// [[Rcpp::export(rng = false)]]
+double release_workspace_impl(double idle_seconds) {
+  return static_cast<double>(release_workspace(idle_seconds));
+}

@@ -43,6 +43,7 @@
 #include "binning.h"
 #include "interrupt.h"
 #include "replicate_metrics.h"
+#include "threads.h"
 #include "ties.h"
 
 namespace aurc {
@@ -563,7 +564,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
                       int threads, const Fill& fill, double* out,
                       Check check = Check(), Progress progress = Progress()) {
   const std::size_t C = cols.size(), M = metrics.size();
-  if (threads < 1) threads = 1;
+  threads = usable_threads(threads);  // 1 in a forked child (threads.h)
 #ifndef _OPENMP
   threads = 1;
 #endif
@@ -632,7 +633,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
     check();
     const std::size_t hi = (n_blocks - lo > chunk) ? lo + chunk : n_blocks;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (threads > 1)
 #endif
     {
 #ifdef _OPENMP

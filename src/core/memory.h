@@ -23,6 +23,7 @@
 #define AURC_CORE_MEMORY_H
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -76,6 +77,7 @@ class WorkspacePool {
         free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(best));
         kept_ -= b.bytes;
         used_.push_back(b);
+        last_use_ = Clock::now();
         return b.p;
       }
     }
@@ -83,6 +85,7 @@ class WorkspacePool {
     advise_huge_pages(p, bytes);
     std::lock_guard<std::mutex> lock(mutex_);
     used_.push_back(Block{p, bytes});
+    last_use_ = Clock::now();
     return p;
   }
 
@@ -92,6 +95,7 @@ class WorkspacePool {
     std::vector<void*> drop;
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      last_use_ = Clock::now();
       std::size_t i = 0;
       while (i < used_.size() && used_[i].p != p) ++i;
       if (i == used_.size()) {  // not ours: cannot happen, but never leak
@@ -131,6 +135,28 @@ class WorkspacePool {
     for (void* q : drop) ::operator delete(q);
   }
 
+  // Frees every kept buffer when no buffer was taken or given back in the
+  // last `idle_seconds` seconds (0: at once); buffers in use stay with
+  // their calls. Returns the bytes freed. The R glue calls it from a
+  // garbage-collection hook (R/workspace.R), so memory goes back to the
+  // system when R collects garbage after the package has been idle.
+  std::size_t release_kept(double idle_seconds) {
+    std::vector<void*> drop;
+    std::size_t freed = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const double idle =
+          std::chrono::duration<double>(Clock::now() - last_use_).count();
+      if (free_.empty() || idle < idle_seconds) return 0;
+      for (const Block& b : free_) drop.push_back(b.p);
+      freed = kept_;
+      free_.clear();
+      kept_ = 0;
+    }
+    for (void* q : drop) ::operator delete(q);
+    return freed;
+  }
+
   std::size_t limit() {
     std::lock_guard<std::mutex> lock(mutex_);
     return limit_;
@@ -142,11 +168,13 @@ class WorkspacePool {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Block {
     void* p;
     std::size_t bytes;
   };
   std::mutex mutex_;
+  Clock::time_point last_use_ = Clock::now();
   std::vector<Block> free_, used_;  // free_: oldest first
   std::size_t kept_ = 0;
   std::size_t limit_ = std::size_t(512) << 20;
@@ -160,6 +188,9 @@ inline std::size_t workspace_limit() {
 }
 inline std::size_t workspace_kept() {
   return WorkspacePool::instance().kept();
+}
+inline std::size_t release_workspace(double idle_seconds = 0) {
+  return WorkspacePool::instance().release_kept(idle_seconds);
 }
 
 // std::allocator, except that blocks of at least kLargeBuffer bytes come

@@ -27,6 +27,7 @@ constexpr std::size_t kParallelScan = std::size_t(1) << 16;
 // none; slices of the range on `threads` threads.
 template <class Bad>
 std::size_t first_where(std::size_t n, int threads, Bad bad) {
+  threads = usable_threads(threads);  // 1 in a forked child (threads.h)
   if (threads < 2 || n < kParallelScan) {
     for (std::size_t i = 0; i < n; ++i) {
       if (bad(i)) return i;

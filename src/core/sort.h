@@ -27,6 +27,7 @@
 
 #include "interrupt.h"
 #include "memory.h"
+#include "threads.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -156,7 +157,7 @@ void msd_sort(std::uint64_t* k, Payload* p, std::uint64_t* kt, Payload* pt,
   threads = 1;
 #endif
   if (n < 2) return;
-  if (threads < 1) threads = 1;
+  threads = usable_threads(threads);  // 1 in a forked child (threads.h)
   const std::size_t T = static_cast<std::size_t>(threads);
   std::vector<std::size_t> lo(T + 1);
   for (std::size_t t = 0; t <= T; ++t) lo[t] = n / T * t + (n % T) * t / T;
@@ -165,6 +166,10 @@ void msd_sort(std::uint64_t* k, Payload* p, std::uint64_t* kt, Payload* pt,
   auto segments = [&](auto body) {
     for (std::size_t s0 = 0; s0 < longest; s0 += kSegment) {
       check();
+      if (threads == 1) {  // no parallel region at all on one thread
+        body(std::size_t(0), s0, std::min(longest, s0 + kSegment));
+        continue;
+      }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
 #endif
@@ -246,7 +251,7 @@ void msd_sort(std::uint64_t* k, Payload* p, std::uint64_t* kt, Payload* pt,
       ++b1;
     }
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1)
 #endif
     for (long long b = static_cast<long long>(b0);
          b < static_cast<long long>(b1); ++b)

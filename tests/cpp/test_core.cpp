@@ -8,6 +8,12 @@
 #include <string>
 #include <vector>
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
 #include "core/input_checks.h"
 #include "core/augrc.h"
 #include "core/batch_study.h"
@@ -29,6 +35,7 @@
 #include "core/ci_working_point.h"
 #include "core/metric_name.h"
 #include "core/partial.h"
+#include "core/threads.h"
 
 namespace {
 
@@ -104,6 +111,48 @@ void test_radix_sort() {
                      [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
     CHECK(std::equal(p.order.begin(), p.order.end(), ref.begin()) && p.order.size() == ref.size());  // stable and ascending
   }
+}
+
+// A forked child runs every kernel on one thread (core/threads.h): GNU
+// OpenMP's pool does not survive fork(), and a child that started a
+// parallel region of two threads after its parent had one waited for ever.
+// The child sorts on "two threads" under an alarm and reports by its exit
+// status; the parent sorts on two threads again afterwards.
+void test_fork_threads() {
+  CHECK(aurc::usable_threads(0) == 1);
+  CHECK(aurc::usable_threads(1) == 1);
+  CHECK(aurc::usable_threads(4) == 4);  // no owner recorded: any process
+#ifdef AURC_HAVE_FORK
+  aurc::record_owner_process();
+  CHECK(!aurc::in_forked_child());
+  CHECK(aurc::usable_threads(2) == 2);
+  const std::size_t n = std::size_t(1) << 17;
+  std::vector<double> x(n);
+  std::mt19937_64 rng(32);
+  std::uniform_real_distribution<double> unif;
+  for (double& v : x) v = std::round(unif(rng) * 1000);
+  aurc::Presorted before;
+  aurc::presort(x.data(), n, before, aurc::NoCheck(), 2);  // starts the pool
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    alarm(20);  // a hang ends the child with SIGALRM
+    int ok = aurc::in_forked_child() && aurc::usable_threads(2) == 1;
+    aurc::Presorted p;
+    aurc::presort(x.data(), n, p, aurc::NoCheck(), 2);
+    ok = ok && p.order == before.order;
+    const double bad[] = {0.5, -1.0};
+    ok = ok && aurc::first_invalid_loss(bad, 2, 2) == 1;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(child > 0 && waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  aurc::Presorted after;
+  aurc::presort(x.data(), n, after, aurc::NoCheck(), 2);
+  CHECK(after.order == before.order);
+  aurc::owner_process() = 0;
+#endif
 }
 
 void test_estimators() {
@@ -2227,6 +2276,33 @@ void test_workspace_pool() {
     aurc::resize_large(v, n);
   }
   CHECK(aurc::workspace_kept() == 0);
+  // release_kept(): nothing while the pool was used within the idle time,
+  // everything kept once it was not (a buffer in use stays with its owner)
+  aurc::set_workspace_limit(std::size_t(64) << 20);
+  {
+    aurc::work_vector<double> v;
+    aurc::resize_large(v, n);
+  }
+  CHECK(aurc::workspace_kept() >= n * sizeof(double));
+  CHECK(aurc::release_workspace(3600) == 0);
+  CHECK(aurc::workspace_kept() >= n * sizeof(double));
+  {
+    aurc::work_vector<double> held;
+    aurc::resize_large(held, n);  // takes the kept block
+    aurc::work_vector<double> other;
+    aurc::resize_large(other, n / 2);
+  }  // `other` and `held` kept again
+  {
+    aurc::work_vector<double> held;
+    aurc::resize_large(held, n);
+    const std::size_t kept = aurc::workspace_kept();
+    CHECK(aurc::release_workspace(0) == kept);
+    CHECK(aurc::workspace_kept() == 0);
+    held[n - 1] = 1.0;  // still usable
+  }
+  CHECK(aurc::release_workspace(0) >= n * sizeof(double));
+  CHECK(aurc::workspace_kept() == 0);
+  aurc::set_workspace_limit(0);
   // small vectors never touch the pool
   {
     aurc::work_vector<int> small(10, 3);
@@ -2345,6 +2421,7 @@ int main() {
   test_sortable_key();
   test_radix_sort();
   test_radix_sort_threads();
+  test_fork_threads();
   test_workspace_pool();
   test_balanced_metrics();
   test_scan();

@@ -55,3 +55,27 @@ test_that("a bad aurc.workspace is a classed error naming the option", {
   # unset again: the default, no error
   expect_equal(aurc_vec(c(0.2, 0.8), c(0, 1)), 0.75) # (1/1 + 1/2) / 2
 })
+
+test_that("kept buffers go back at a garbage collection after a rest, and at once on request", {
+  set.seed(32)
+  n <- 1e6
+  score <- runif(n)
+  loss <- rbinom(n, 1, 0.3)
+  value <- aurc_vec(score, loss)
+  expect_gt(kept_mb(), 8)
+  # a collection right after the call keeps them (a loop of calls stays fast)
+  gc()
+  expect_gt(kept_mb(), 8)
+  # after a second of rest the next collection frees them
+  Sys.sleep(1.2)
+  gc()
+  expect_equal(kept_mb(), 0)
+  # and the next call is the same, on fresh buffers
+  expect_identical(aurc_vec(score, loss), value)
+  expect_gt(kept_mb(), 8)
+  freed <- release_workspace()
+  expect_gt(freed / 2^20, 8)
+  expect_equal(kept_mb(), 0)
+  expect_equal(release_workspace(), 0)
+  expect_identical(aurc_vec(score, loss), value)
+})
