@@ -13,6 +13,10 @@ first_invalid_loss_impl <- function(loss, threads) {
     .Call(`_aurc_first_invalid_loss_impl`, loss, threads)
 }
 
+first_invalid_weight_impl <- function(w, threads) {
+    .Call(`_aurc_first_invalid_weight_impl`, w, threads)
+}
+
 any_na_impl <- function(x, threads) {
     .Call(`_aurc_any_na_impl`, x, threads)
 }

@@ -95,13 +95,14 @@ check_case_weights <- function(case_weights, n, call = rlang::caller_env()) {
   if (is.null(case_weights)) return(invisible(NULL))
   check_numeric_vector(case_weights, "case_weights", call = call)
   check_same_length(case_weights, n, "case_weights", call = call)
-  bad <- which(is.na(case_weights) | !is.finite(case_weights) |
-    case_weights < 0)
-  if (length(bad) > 0) {
+  # one scan in C++ (at n = 1e8 the four vectorised passes in R took 1.2 s
+  # in which Ctrl-C was not answered)
+  bad <- first_invalid_weight_impl(case_weights, sort_threads(call))
+  if (bad > 0) {
     abort_aurc(
       c(
         "{.arg case_weights} must be finite and non-negative.",
-        x = "Element {bad[1]} is {.val {case_weights[bad[1]]}}."
+        x = "Element {bad} is {.val {case_weights[bad]}}."
       ),
       class = "aurc_error_value", call = call
     )
@@ -408,7 +409,8 @@ as_output_matrix <- function(x, arg = rlang::caller_arg(x),
 # scaling the weights (weights_scale_free()).
 rescale_weights <- function(w) {
   if (!length(w)) return(w)
-  m <- suppressWarnings(max(w[is.finite(w)]))
+  # (weights are checked finite before; max() makes no copy)
+  m <- suppressWarnings(max(w, na.rm = TRUE))
   if (!is.finite(m) || !(m > 0) || (m >= 2^-64 && m <= 2^64)) return(w)
   w * 2^-floor(log2(m))
 }

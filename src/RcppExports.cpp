@@ -47,6 +47,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// first_invalid_weight_impl
+double first_invalid_weight_impl(SEXP w, int threads);
+RcppExport SEXP _aurc_first_invalid_weight_impl(SEXP wSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(first_invalid_weight_impl(w, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // any_na_impl
 bool any_na_impl(SEXP x, int threads);
 RcppExport SEXP _aurc_any_na_impl(SEXP xSEXP, SEXP threadsSEXP) {
@@ -637,6 +648,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
     {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 2},
+    {"_aurc_first_invalid_weight_impl", (DL_FUNC) &_aurc_first_invalid_weight_impl, 2},
     {"_aurc_any_na_impl", (DL_FUNC) &_aurc_any_na_impl, 2},
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 11},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},

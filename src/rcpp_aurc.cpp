@@ -64,6 +64,22 @@ double first_invalid_loss_impl(SEXP loss, int threads) {
   return bad == n ? 0.0 : static_cast<double>(bad + 1);
 }
 
+// Position (1-based) of the first case weight that is missing, negative
+// or infinite, 0 if there is none; integers and logicals (NA only) too.
+// [[Rcpp::export(rng = false)]]
+double first_invalid_weight_impl(SEXP w, int threads) {
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(w));
+  std::size_t bad = n;
+  if (TYPEOF(w) == REALSXP) {
+    bad = first_invalid_weight(REAL(w), n, threads);
+  } else if (TYPEOF(w) == INTSXP || TYPEOF(w) == LGLSXP) {
+    const int* x = TYPEOF(w) == INTSXP ? INTEGER(w) : LOGICAL(w);
+    for (std::size_t i = 0; i < n && bad == n; ++i)
+      if (x[i] == NA_INTEGER || x[i] < 0) bad = i;
+  }
+  return bad == n ? 0.0 : static_cast<double>(bad + 1);
+}
+
 // anyNA() of a double, integer or logical vector on `threads` threads.
 // [[Rcpp::export(rng = false)]]
 bool any_na_impl(SEXP x, int threads) {

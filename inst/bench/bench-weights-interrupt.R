@@ -49,7 +49,7 @@ long_calls <- list(
       l = stats::rbinom(1e6, 1, 0.3))
     aurc::compare_scores(d, c(a, b), l, method = "bootstrap", times = 1e4)
   },
-  "aurc_vec, n = 2e8" = function() {
+  "aurc_vec, n = 2e8 (signal while R draws the data)" = function() {
     x <- stats::runif(2e8)
     aurc::aurc_vec(x, x > 0.5)
   }
@@ -72,4 +72,44 @@ for (nm in names(long_calls)) {
   } else {
     sprintf("answered in %.2f s", latency)
   }))
+}
+
+# Part 3 (issue 32): aurc_vec() and its relatives at n = 1e8, signalled at
+# several moments of the call itself (the child draws the data first and
+# says when it is ready). Before the interrupt poll of the tie-group passes
+# and of the first touch of the buffers, this took up to 3.5 s (5-14 s
+# under load). Run with other load on the machine to see the worst case.
+child <- tempfile(fileext = ".R")
+ready <- tempfile()
+answered <- tempfile()
+writeLines(c(
+  "library(aurc)",
+  "set.seed(1); n <- 1e8; x <- runif(n); l <- as.double(runif(n) < 1 - x)",
+  "fn <- Sys.getenv('AURC_BENCH_FN')",
+  sprintf("cat('ready', file = '%s')", ready),
+  "repeat tryCatch(switch(fn,",
+  "  aurc = aurc_vec(x, l), weighted = aurc_vec(x, l, case_weights = rep(1, n)),",
+  "  augrc = augrc_vec(x, l), ci = selective_ci_vec(x, l),",
+  "  ece = ece_vec(x, 1 - l)),",
+  sprintf("  interrupt = function(e) { cat(format(as.numeric(Sys.time()), digits = 15), file = '%s'); quit(save = 'no') })", answered)
+), child)
+for (fn in c("aurc", "weighted", "augrc", "ci", "ece")) {
+  lat <- c()
+  for (delay in c(0.1, 0.4, 0.8, 1.3, 2, 3)) {
+    unlink(c(ready, answered))
+    p <- callr::process$new("Rscript", child, env = c("current", AURC_BENCH_FN = fn))
+    while (!file.exists(ready) && p$is_alive()) Sys.sleep(0.05)
+    Sys.sleep(delay)
+    t0 <- as.numeric(Sys.time())
+    p$interrupt()
+    while (!file.exists(answered) && as.numeric(Sys.time()) - t0 < 60) Sys.sleep(0.01)
+    lat <- c(lat, if (file.exists(answered)) {
+      as.numeric(readLines(answered, warn = FALSE)) - t0
+    } else {
+      NA
+    })
+    p$kill()
+  }
+  cat(sprintf("%-10s n = 1e8, 6 signals: slowest answer %.2f s (median %.2f s)\n",
+              fn, max(lat), stats::median(lat)))
 }

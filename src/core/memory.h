@@ -31,6 +31,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "interrupt.h"
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -229,6 +231,20 @@ bool operator!=(const PoolAllocator<T>&, const PoolAllocator<U>&) {
 template <class T>
 using work_vector = std::vector<T, PoolAllocator<T>>;
 
+// Grows v (capacity already reserved) to n elements equal to `value`, in
+// steps of 2^20 elements with poll_interrupt() between them: filling fresh
+// memory is its first touch, and at n = 1e8 the page faults of the sort's
+// buffers (3.2 GB) took 1.8 s in which Ctrl-C was not answered.
+template <class T, class A>
+void grow_large(std::vector<T, A>& v, std::size_t n, const T& value) {
+  constexpr std::size_t kStep = std::size_t(1) << 20;
+  while (n - v.size() > kStep) {
+    poll_interrupt();
+    v.resize(v.size() + kStep, value);
+  }
+  v.resize(n, value);
+}
+
 // Resizes v to n elements, value-initialised. The old contents are not
 // kept when new memory is needed: callers overwrite every element.
 template <class T, class A>
@@ -239,7 +255,11 @@ void resize_large(std::vector<T, A>& v, std::size_t n) {
     if (!std::is_same<A, PoolAllocator<T>>::value)
       advise_huge_pages(v.data(), n * sizeof(T));
   }
-  v.resize(n);
+  if (n <= v.size()) {
+    v.resize(n);
+  } else {
+    grow_large(v, n, T());
+  }
 }
 
 // As resize_large(), every element set to `value`.
@@ -251,7 +271,8 @@ void assign_large(std::vector<T, A>& v, std::size_t n, const T& value) {
     if (!std::is_same<A, PoolAllocator<T>>::value)
       advise_huge_pages(v.data(), n * sizeof(T));
   }
-  v.assign(n, value);
+  v.clear();
+  grow_large(v, n, value);
 }
 
 }  // namespace aurc

@@ -53,6 +53,14 @@ std::size_t first_where(std::size_t n, int threads, Bad bad) {
   return first;
 }
 
+// First case weight that is missing (NaN/NA), negative or infinite.
+inline std::size_t first_invalid_weight(const double* x, std::size_t n,
+                                        int threads) {
+  return first_where(n, threads, [x](std::size_t i) {
+    return std::isnan(x[i]) || x[i] < 0.0 || std::isinf(x[i]);
+  });
+}
+
 // First double loss that is present (not NaN/NA) but negative or infinite.
 inline std::size_t first_invalid_loss(const double* x, std::size_t n,
                                       int threads) {

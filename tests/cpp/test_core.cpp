@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -281,6 +282,72 @@ void test_interrupt_hook() {
   aurc::Presorted p;
   aurc::presort(x.data(), x.size(), p, CountingCheck{&calls});
   CHECK(calls > 3);  // called between chunks of every pass
+  // the tie-group passes poll the global hook every kChunk keys (never
+  // inside an OpenMP region), and the same runs come out with and without
+  for (int reverse = 0; reverse < 2; ++reverse) {
+    static int polls;
+    polls = 0;
+    aurc::interrupt_poll() = [] { ++polls; };
+    std::vector<std::size_t> bounds;
+    auto collect = [&](std::size_t b, std::size_t e) {
+      bounds.push_back(b);
+      bounds.push_back(e);
+    };
+    if (reverse) aurc::for_each_run_reverse(p.keys, collect);
+    else aurc::for_each_run(p.keys, collect);
+    CHECK(polls >= int(x.size() / aurc::kChunk));
+    CHECK(bounds.size() == 2 * 977);  // 977 distinct values
+    std::size_t covered = 0;
+    for (std::size_t k = 0; k < bounds.size(); k += 2)
+      covered += bounds[k + 1] - bounds[k];
+    CHECK(covered == x.size());
+#ifdef _OPENMP
+    polls = 0;
+#pragma omp parallel num_threads(1)
+    aurc::for_each_run(p.keys, [](std::size_t, std::size_t) {});
+    CHECK(polls == 0);
+#endif
+    // a poll that throws ends the pass (as Ctrl-C does through R)
+    aurc::interrupt_poll() = [] {
+      if (++polls > 1) throw std::runtime_error("interrupted");
+    };
+    polls = 0;
+    bool thrown = false;
+    try {
+      aurc::for_each_run(p.keys, [](std::size_t, std::size_t) {});
+    } catch (const std::runtime_error&) {
+      thrown = true;
+    }
+    CHECK(thrown);
+    aurc::interrupt_poll() = nullptr;
+  }
+  // runs at the chunk borders: every key its own run, and one run of all
+  for (std::size_t n : {aurc::kChunk - 1, aurc::kChunk, aurc::kChunk + 1,
+                        2 * aurc::kChunk + 3}) {
+    std::vector<std::uint64_t> distinct(n), equal(n, 7);
+    for (std::size_t i = 0; i < n; ++i) distinct[i] = i;
+    std::size_t runs = 0, last_end = 0;
+    aurc::for_each_run(distinct, [&](std::size_t b, std::size_t e) {
+      runs += (b == last_end && e == b + 1);
+      last_end = e;
+    });
+    CHECK(runs == n);
+    runs = 0;
+    std::size_t last_begin = n;
+    aurc::for_each_run_reverse(distinct, [&](std::size_t b, std::size_t e) {
+      runs += (e == last_begin && e == b + 1);
+      last_begin = b;
+    });
+    CHECK(runs == n);
+    std::size_t whole = 0;
+    aurc::for_each_run(equal, [&](std::size_t b, std::size_t e) {
+      whole += (b == 0 && e == n);
+    });
+    aurc::for_each_run_reverse(equal, [&](std::size_t b, std::size_t e) {
+      whole += (b == 0 && e == n);
+    });
+    CHECK(whole == 2);
+  }
 }
 
 // The MSD-first sort (n >= kHybridSort) gives the stable ascending order

@@ -193,7 +193,8 @@ fuzz_table <- function() {
     bootstrap_ranking_prob = alist(data = PR, method = method, case = case, truth = truth, pa, pb, pc, times = 5),
     score_table = alist(data = DF, score = s, loss = l, case_weights = w),
     combine_score_tables = alist(score_table(DF, s, l), score_table(DF, s2, l)),
-    example_predictions = alist(models = "lda", seeds = 1, format = "long")
+    example_predictions = alist(models = "lda", seeds = 1, format = "long"),
+    release_workspace = alist()
   )
 }
 # nolint end
