@@ -276,6 +276,7 @@ check_example_models <- function(models, valid, call = rlang::caller_env()) {
       class = "aurc_error", call = call
     )
   }
+  check_example_size(models, valid, "models", "model names", call)
   unknown <- setdiff(models, valid)
   if (length(unknown) > 0) {
     cli::cli_abort(
@@ -302,6 +303,21 @@ check_example_models <- function(models, valid, call = rlang::caller_env()) {
   models
 }
 
+# A selection longer than the available values cannot be valid (values
+# must be known and distinct): refused before any set operation or message
+# formats it (`seeds = 1:1e6` formatted a million values for ever).
+check_example_size <- function(x, valid, arg, what, call) {
+  if (length(x) <= length(valid)) return(invisible(x))
+  abort_aurc(
+    c(
+      "{.arg {arg}} must have at most {length(valid)} distinct element{?s}.",
+      "x" = "It has {format(length(x), big.mark = ',')} elements.",
+      "i" = "Available {what}: {.val {valid}}."
+    ),
+    class = "aurc_error_size", call = call
+  )
+}
+
 check_example_seeds <- function(seeds, valid, call = rlang::caller_env()) {
   if (is.null(seeds)) {
     return(valid)
@@ -319,6 +335,7 @@ check_example_seeds <- function(seeds, valid, call = rlang::caller_env()) {
       class = "aurc_error", call = call
     )
   }
+  check_example_size(seeds, valid, "seeds", "seeds", call)
   unknown <- setdiff(seeds, valid)
   if (length(unknown) > 0) {
     cli::cli_abort(

@@ -265,3 +265,15 @@ test_that("inst/scripts/fine-tune-study.R reproduces the bundled table", {
                                         package = "aurc"))
   expect_equal(again, stored, tolerance = 1e-10)
 })
+
+test_that("a selection longer than what is available is refused at once", {
+  # (seeds = 1:1e6 formatted a million unknown seeds for ever, issue 32)
+  expect_error(example_predictions(seeds = 1:1e6), class = "aurc_error_size")
+  expect_error(example_predictions(models = rep("lda", 1e6)),
+               class = "aurc_error_size")
+  err <- tryCatch(example_predictions(seeds = 1:1e6), error = identity)
+  expect_match(conditionMessage(err), "seeds")
+  expect_lt(nchar(conditionMessage(err)), 300)
+  # as many as there are, but one unknown: the unknown one is named
+  expect_error(example_predictions(seeds = c(1:4, 99)), "99")
+})
