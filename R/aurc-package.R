@@ -14,7 +14,11 @@
 #' * Ties: samples with equal scores are accepted or rejected together; no
 #'   result depends on the order of the rows.
 #' * `case_weights`: non-negative frequency weights. Integer weights give
-#'   exactly the result of the data with rows repeated.
+#'   exactly the result of the data with rows repeated. Every form also
+#'   takes [hardhat::frequency_weights()] (counts, the same) and
+#'   [hardhat::importance_weights()] (the same estimates; intervals, tests
+#'   and power from the weighted sandwich and a bootstrap of cases, see
+#'   [selective_ci()], section "Case weights").
 #' * Missing values: with `na_rm = FALSE` a metric is `NA`; with
 #'   `na_rm = TRUE` incomplete pairs are dropped.
 #'
@@ -48,9 +52,9 @@
 #'   kept (320 MB after a call at n = 1e7), outside R's heap: they show
 #'   in the process's memory, not in [gc()]'s table. They go back to the
 #'   system at the first garbage collection (R's own or [gc()]) that comes
-#'   a second or more after the last call that used them, and at once with
-#'   [release_workspace()]. `options(aurc.workspace = 0)` keeps none (the
-#'   next call frees what is kept); `Inf` sets no limit.
+#'   three seconds or more after the last call that used them, and at once
+#'   with [release_workspace()]. `options(aurc.workspace = 0)` keeps none
+#'   (the next call frees what is kept); `Inf` sets no limit.
 #'
 #' @keywords internal
 #' @docType package
@@ -67,7 +71,7 @@ ggplot2::autoplot
   # tidy() methods for generics (and broom) without depending on them
   register_tidy_methods()
   # kept work buffers go back to the system when R collects garbage after
-  # a second of rest (R/workspace.R)
+  # three seconds of rest (R/workspace.R)
   start_workspace_release()
 }
 

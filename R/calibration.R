@@ -393,6 +393,7 @@ calibration_check_columns <- function(confidence, correct, case_weights,
 # calibration tests of R/calibration-tests.R).
 calibration_input <- function(confidence, correct, case_weights, na_rm,
                               settings, call, rescale = TRUE) {
+  case_weights <- plain_weights(case_weights)
   convention <- TRUE
   if (is.matrix(confidence)) {
     # a probability matrix and class labels (R/calibration-df.R)

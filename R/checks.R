@@ -174,6 +174,7 @@ prepare_metric_input <- function(score, loss, case_weights = NULL,
                                  na_rm = FALSE, loss_arg = "loss",
                                  binary = FALSE, call = rlang::caller_env(),
                                  rescale = TRUE) {
+  case_weights <- plain_weights(case_weights)
   check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
     call = call
   )

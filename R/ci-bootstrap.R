@@ -188,7 +188,12 @@ ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
   if (!is.null(strata) && !is.null(cluster)) {
     ci_check_nested(strata_codes$codes, cluster_codes$codes, call)
   }
-  size <- if (is.null(case_weights)) n else max(1, round(sum(case_weights)))
+  # (clusters are drawn whole: the rows weights stand for do not matter)
+  size <- if (is.null(case_weights) || !is.null(cluster)) {
+    n
+  } else {
+    max(1, round(sum(case_weights)))
+  }
   ci_check_rows(size, call)
   draws <- ci_check_draws(times, indices, strata, cluster, n, size, call)
   ci_check_sizes(draws$times, length(scores), length(metrics), n, threads,

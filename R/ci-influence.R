@@ -364,14 +364,21 @@ metric_influence <- function(score, loss, case_weights, metric,
 # (The weighted mean of influence values is 0 up to rounding, so this
 # agrees with the C++ influence_se(), which does not subtract it.)
 influence_std_error <- function(influence, case_weights = NULL,
-                                strata = NULL, cluster = NULL, scale = 1) {
+                                strata = NULL, cluster = NULL, scale = 1,
+                                importance = FALSE) {
   w <- if (is.null(case_weights) || length(case_weights) == 0) {
     rep(1, length(influence))
   } else {
     case_weights
   }
   total <- sum(w)
-  if (is.null(cluster)) {
+  if (is.null(cluster) && importance) {
+    # importance weights: every case its own unit carrying w_i IF_i, the
+    # weighted sandwich sum(w^2 IF^2) / (sum w)^2 (R/weights.R)
+    unit_total <- w * influence
+    unit_freq <- as.double(w > 0)
+    unit_stratum <- if (is.null(strata)) rep(1L, length(w)) else strata
+  } else if (is.null(cluster)) {
     unit_total <- influence
     unit_freq <- w
     unit_stratum <- if (is.null(strata)) rep(1L, length(w)) else strata
@@ -401,7 +408,7 @@ influence_std_error <- function(influence, case_weights = NULL,
   n_h <- as.vector(rowsum(fr, h, reorder = FALSE))
   mean_h <- as.vector(rowsum(fr * x, h, reorder = FALSE)) / n_h
   ss_h <- as.vector(rowsum(fr * (x - mean_h[h])^2, h, reorder = FALSE))
-  if (!is.null(cluster) || scale == 1) {
+  if (!is.null(cluster) || scale == 1 || importance) {
     if (any(n_h <= 1)) return(NA_real_)
     return(sqrt(sum(ss_h * n_h / (n_h - 1))) / total)
   }

@@ -87,6 +87,39 @@
 #' (the default `"percentile"` is the better choice for the debiased l2
 #' error and the smooth ECE).
 #'
+#' @section Case weights: counts or importance:
+#' What the uncertainty of a weighted estimate is depends on what the
+#' weights are, and the class of `case_weights` says it (the estimates are
+#' the same either way):
+#' * Plain numbers and [hardhat::frequency_weights()] are counts: a case of
+#'   weight `w` stands for `w` identical cases, so integer weights give
+#'   exactly the interval of the rows repeated, and multiplying every weight
+#'   by 10 narrows the interval by `sqrt(10)`. The bootstrap resamples the
+#'   rows the weights stand for.
+#' * [hardhat::importance_weights()] are probability or shift-correction
+#'   weights (a density ratio `p_target(x) / p_source(x)`, inverse sampling
+#'   probabilities): the analytic standard error is the weighted sandwich
+#'   over the `n` cases observed, `sqrt(sum(w^2 IF^2)) / sum(w)` (with the
+#'   `n / (n - 1)` correction; within `strata`, and over whole clusters with
+#'   `cluster`), which does not change when every weight is multiplied by a
+#'   number; the bootstrap resamples cases, each with its weight. The failure
+#'   AUROC is then not stratified by its two classes, whose weighted totals
+#'   vary from sample to sample. `indices` cannot be combined with them.
+#'
+#' Measured (`inst/scripts/importance-coverage.R`; the n = 5000 check is
+#' also in the tests): a covariate shift from `x ~ N(0, 1)` to
+#' `N(0.5, 1)`, a score `x + N(0, 0.8^2)`, failures with probability
+#' `plogis(-1.5 - 1.2 x)`, the source data weighted by the density ratio,
+#' the target's values from 10^7 target cases. The 95% analytic intervals
+#' with importance weights covered the target's AURC, AUGRC and failure
+#' AUROC in 93.0%, 94.1% and 95.0% of 2000 data sets of n = 1000, and in
+#' 94.4%, 94.7% and 94.7% of 1000 data sets of n = 5000 (at n = 1000 the
+#' AURC's estimate is still skewed; the bootstrap below covers better
+#' there). The same weights given as plain numbers (counts of mean 1)
+#' covered only 87.0%, 91.4% and 94.5% at n = 1000: counts understate the
+#' variance of weights that vary. The percentile bootstrap with importance
+#' weights covered 96.2%, 97.0% and 95.6% at n = 1000 (500 data sets).
+#'
 #' @section Metrics and their inputs:
 #' `metrics` takes any of `"aurc"`, `"augrc"`, `"failure_auroc"`,
 #' `"failure_aupr"`, `"eaurc"`, `"eaugrc"`, `"naurc"`, `"risk_at_coverage"`,
@@ -239,6 +272,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     c("score", "loss", "correct", "case_weights", "strata", "cluster", "truth")
   )
   values$truth <- ci_check_truth(spec, values$truth, call)
+  spec$importance <- weights_kind(values$case_weights) == "importance"
   values$loss <- ci_loss(spec, values$score, values$loss, values$correct,
     values$case_weights, call
   )
@@ -295,6 +329,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr
   )
+  spec$importance <- weights_kind(case_weights) == "importance"
+  case_weights <- plain_weights(case_weights)
   loss <- ci_loss(spec, score, if (missing(loss)) NULL else loss, correct,
     case_weights, call
   )
@@ -523,15 +559,19 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
   )
   est <- unname(res$estimate)
   se <- unname(res$std_error)
-  if (!is.null(input$strata) || !is.null(input$cluster) || scale != 1) {
+  if (!is.null(input$strata) || !is.null(input$cluster) || scale != 1 ||
+    isTRUE(input$importance)) {
     se <- vapply(seq_along(spec$metrics), function(j) {
       strata <- input$strata
-      if (is.null(strata) && spec$metrics[j] == "failure_auroc") {
+      # DeLong's variance within the two classes; not for importance
+      # weights, whose class totals vary from sample to sample
+      if (is.null(strata) && spec$metrics[j] == "failure_auroc" &&
+        !isTRUE(input$importance)) {
         strata <- input$loss
       }
       influence_std_error(res$influence[, j], input$case_weights, strata,
         input$cluster,
-        scale = scale
+        scale = scale, importance = isTRUE(input$importance)
       )
     }, numeric(1))
   }
@@ -576,7 +616,7 @@ coverage_at_risk_interval <- function(input, risk, estimate, z) {
   )
   se <- function(x) {
     influence_std_error(x, input$case_weights, input$strata, input$cluster,
-      scale = input$weight_scale %||% 1
+      scale = input$weight_scale %||% 1, importance = isTRUE(input$importance)
     )
   }
   delta <- z * se(res$influence)
@@ -683,11 +723,31 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
   input$strata <- strata
   input$cluster <- cluster
   input$truth <- truth
+  # importance weights (R/weights.R): the sandwich over the cases observed,
+  # and a bootstrap of cases
+  input$importance <- isTRUE(spec$importance) && !is.null(input$case_weights)
   input
 }
 
 ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
                               losses = NULL) {
+  if (isTRUE(input$importance) && is.null(input$cluster)) {
+    # importance weights: resample cases, each with its weight, as a
+    # cluster bootstrap whose clusters are the single cases
+    if (!is.null(indices)) {
+      abort_aurc(
+        c(
+          "{.arg indices} cannot be used with importance weights.",
+          i = "{.arg indices} draw the rows that frequency weights stand
+               for; with {.fn hardhat::importance_weights} the bootstrap
+               draws cases itself (or give the weights as numbers to treat
+               them as counts)."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    }
+    input$cluster <- seq_along(input$score)
+  }
   if (is.null(scores)) scores <- list(input$score)
   # one loss for every score, or one per score (compare_scores())
   if (is.null(losses)) losses <- list(input$loss)

@@ -18,6 +18,13 @@
 #'   interval of the difference is of the chosen `type`, and the p-value is
 #'   the bootstrap's (see [selective_ci()]).
 #'
+#' @section Case weights:
+#' Plain numbers and [hardhat::frequency_weights()] count cases;
+#' with [hardhat::importance_weights()] the standard errors are the
+#' weighted sandwich over the cases observed and the bootstrap resamples
+#' cases (see [selective_ci()], section "Case weights"); the estimates are
+#' the same.
+#'
 #' @section Comparing models:
 #' Two models evaluated on the same cases each have their own confidence
 #' and their own loss: give `loss = c(loss_a, loss_b)`, one column per
@@ -158,6 +165,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     c("case_weights", "strata", "cluster", "truth")
   )
   values$truth <- ci_check_truth(spec, values$truth, call)
+  spec$importance <- weights_kind(values$case_weights) == "importance"
   for (col in cols) check_numeric_vector(data[[col]], col, call = call)
   losses <- compare_losses(data, spec, cols, quos$loss, quos$correct,
     values$case_weights, call
@@ -326,7 +334,15 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   }
   input <- inputs[[1]]
   w <- input$case_weights
-  n_cases <- if (is.null(w)) length(input$loss) else sum(w)
+  # (importance weights: the cases observed; frequency weights: the cases
+  # they stand for)
+  n_cases <- if (is.null(w)) {
+    length(input$loss)
+  } else if (isTRUE(input$importance)) {
+    sum(w > 0)
+  } else {
+    sum(w)
+  }
   l_in <- lapply(inputs, `[[`, "loss")
   shared <- all(vapply(l_in, identical, logical(1), l_in[[1]]))
   # (binary metrics have checked their 0/1 loss already)
@@ -382,12 +398,18 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   # label; for two models with their own losses the labels differ, and the
   # difference is not stratified (the class counts vary with the cases)
   strata_of <- function(j) {
-    if (!is.null(input$strata) || spec$metrics != "failure_auroc") {
+    if (!is.null(input$strata) || spec$metrics != "failure_auroc" ||
+      isTRUE(input$importance)) {
       return(input$strata)
     }
     if (is.null(j)) NULL else l_in[[j]]
   }
   se_of <- function(x, strata) {
+    if (isTRUE(input$importance)) {
+      return(influence_std_error(x, w, strata, input$cluster,
+        importance = TRUE
+      ))
+    }
     if (is.null(strata) && is.null(input$cluster)) {
       ww <- if (is.null(w)) 1 else w
       return(sqrt(sum(ww * x^2) * n_cases / (n_cases - 1)) / n_cases)

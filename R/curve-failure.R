@@ -149,6 +149,7 @@ failure_curve_df <- function(data, score, failure, case_weights, na_rm,
 # areas computed by the package's metrics.
 failure_curve_table <- function(score, failure, case_weights, rows, na_rm,
                                 call, keys = NULL) {
+  case_weights <- plain_weights(case_weights)
   check_numeric_vector(score, "score", call = call)
   check_failure(failure, length(score), call = call)
   check_case_weights(case_weights, length(score), call = call)

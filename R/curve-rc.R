@@ -99,6 +99,7 @@ new_rc_curve <- function(curve, oracle, random, group_vars = NULL) {
 # (rc_curve_grouped_impl()). Returns the three tables and, in `group`, the
 # group of each of their rows.
 rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
+  case_weights <- plain_weights(case_weights)
   check_numeric_vector(score, "score", call = call)
   check_loss(loss, length(score), call = call)
   check_case_weights(case_weights, length(score), call = call)

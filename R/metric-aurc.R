@@ -74,7 +74,11 @@
 #' @param case_weights Optional non-negative frequency weights, one per
 #'   sample (for `aurc()` an unquoted column name). Sample `i` counts
 #'   `case_weights[i]` times, so integer weights give exactly the result of
-#'   the data with rows repeated.
+#'   the data with rows repeated. [hardhat::frequency_weights()] and
+#'   [hardhat::importance_weights()] (as yardstick and tune pass them) are
+#'   accepted too and give the same estimate; for what they change in
+#'   intervals, tests and power see [selective_ci()], section "Case
+#'   weights".
 #'
 #' @return `aurc_vec()`: a single number, `NA` when a value is missing and
 #'   `na_rm = FALSE`, or (with a warning of class `aurc_warning_no_data`)
@@ -149,6 +153,7 @@ aurc_estimators <- c("alpha", "alpha_prime", "sele", "2sele", "trapezoid")
 #' aurc_weights(s, estimator = "sele")
 #' @export
 aurc_weights <- function(score, estimator = "alpha", case_weights = NULL) {
+  case_weights <- plain_weights(case_weights)
   check_numeric_vector(score)
   estimator <- check_choice(estimator, setdiff(aurc_estimators, "trapezoid"))
   check_case_weights(case_weights, length(score))

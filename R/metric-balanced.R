@@ -145,6 +145,7 @@ balanced_df <- function(metric, data, score, failure, truth, case_weights,
 # computes one balanced metric.
 balanced_value <- function(metric, score, failure, truth, case_weights,
                            na_rm, call) {
+  case_weights <- plain_weights(case_weights)
   check_bool(na_rm, call = call)
   n <- length(score)
   if (!is.atomic(truth) || is.null(truth) || !is.null(dim(truth)) ||

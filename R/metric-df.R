@@ -17,6 +17,15 @@ check_data_frame <- function(data, call = rlang::caller_env()) {
 # Evaluates one column argument. NULL stays NULL.
 eval_column <- function(data, quo, arg, call = rlang::caller_env()) {
   if (rlang::quo_is_null(quo)) return(NULL)
+  # hardhat's case weights are read as numbers, their kind kept
+  # (R/weights.R)
+  if (identical(arg, "case_weights")) {
+    return(plain_weights(eval_column_value(data, quo, arg, call)))
+  }
+  eval_column_value(data, quo, arg, call)
+}
+
+eval_column_value <- function(data, quo, arg, call) {
   expr <- rlang::quo_get_expr(quo)
   if (rlang::is_symbol(expr) || rlang::is_string(expr)) {
     name <- rlang::as_string(expr)

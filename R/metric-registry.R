@@ -290,6 +290,7 @@ metric_needs_failure <- function(name, opts) {
 metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
                              na_rm, loss_arg = "loss",
                              call = rlang::caller_env(), suspicious = TRUE) {
+  case_weights <- plain_weights(case_weights)
   binary <- any(vapply(metrics, metric_needs_failure, logical(1), opts))
   threads <- sort_threads(call)
   quality <- identical(loss_arg, "quality")

@@ -237,11 +237,11 @@ prob_metric_columns <- function(vec, env, ..., call) {
 }
 
 # Case weights of a prob metric: numbers, or hardhat's frequency and
-# importance weights (used as numbers). Any other object (a factor, a Date,
+# importance weights (R/weights.R). Any other object (a factor, a Date,
 # an integer64, a data frame) is an error: its numbers are not weights.
 prob_case_weights <- function(cw, call) {
   if (is.null(cw)) return(NULL)
-  if (inherits(cw, "hardhat_case_weights")) return(as.double(unclass(cw)))
+  if (inherits(cw, "hardhat_case_weights")) return(plain_weights(cw))
   if (is.object(cw) || !(is.numeric(cw) || is.logical(cw)) ||
     !is.null(dim(cw))) {
     abort_aurc(

@@ -52,8 +52,9 @@
 #' `power`, is an error.
 #'
 #' @section Sample size and design:
-#' `n` counts cases (the sum of `case_weights` if given), the same unit as
-#' the pilot's `n_pilot`. The variance per case is taken from the pilot, so
+#' `n` counts cases (the sum of frequency `case_weights` if given; with
+#' importance weights the cases observed), the same unit as the pilot's
+#' `n_pilot`. The variance per case is taken from the pilot, so
 #' the planned study is assumed to have the pilot's design: for the failure
 #' AUROC of two scores with the same failures the variance is DeLong's,
 #' which conditions on the numbers of failures and successes, so the
@@ -62,6 +63,13 @@
 #' `strata` the strata keep their shares; with `cluster` the variance is
 #' the cluster-robust one, and the clusters are assumed to keep the pilot's
 #' sizes (the design effect stays).
+#'
+#' @section Case weights:
+#' Plain numbers and [hardhat::frequency_weights()] count cases;
+#' with [hardhat::importance_weights()] the standard errors are the
+#' weighted sandwich over the cases observed and the bootstrap resamples
+#' cases (see [selective_ci()], section "Case weights"); the estimates are
+#' the same.
 #'
 #' @section Relation to pROC:
 #' For the failure AUROC, [pROC::power.roc.test()] of two paired ROC curves

@@ -37,9 +37,11 @@ apply_workspace_option <- function(call = rlang::caller_env()) {
 # registers itself again on the same sentinel (a new sentinel made inside
 # the finalizer was, under testthat, never collected again; the resurrected
 # one is). A loop of calls keeps its buffers (each call uses the pool); the
-# first collection after a second of rest gives them back, whether R or the
-# user (gc()) asked for it. release_workspace() frees them at once.
-workspace_idle_seconds <- 1
+# first collection after three seconds of rest gives them back, whether R
+# or the user (gc()) asked for it (a benchmark that sorts 1e7 values
+# between two calls rests about a second). release_workspace() frees them
+# at once.
+workspace_idle_seconds <- 3
 arm_workspace_release <- function() {
   if (!isTRUE(aurc_state$release_armed)) return(invisible())
   sentinel <- new.env(parent = emptyenv())
@@ -70,9 +72,9 @@ stop_workspace_release <- function() {
 #' outside R's heap, about 32 bytes per sample of the largest input so far
 #' (320 MB after a call at n = 1e7), at most the option `aurc.workspace`
 #' (512 MiB by default). They go back to the system by themselves at the
-#' first garbage collection (R's own, or [gc()]) that comes a second or more
-#' after the last call that used them; `release_workspace()` frees them at
-#' once, and `options(aurc.workspace = 0)` keeps none at all.
+#' first garbage collection (R's own, or [gc()]) that comes three seconds or
+#' more after the last call that used them; `release_workspace()` frees
+#' them at once, and `options(aurc.workspace = 0)` keeps none at all.
 #'
 #' @return The number of bytes freed, invisibly.
 #' @seealso [aurc-package] (section Options).
