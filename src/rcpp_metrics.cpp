@@ -116,13 +116,22 @@ double metrics_on(const Source& groups, double n, const double* loss,
   bool have_mean = false, have_aurc = false, have_oracle = false;
   double mean_value = std::nan(""), aurc_value = std::nan(""),
          oracle_value = std::nan("");
+  // every metric and every shared quantity is one pass over the tie
+  // groups, with an interrupt check before it (the passes themselves have
+  // none: core/ties.h)
   auto get_mean = [&]() {
-    if (!have_mean) mean_value = total_loss(groups) / n;
+    if (!have_mean) {
+      check();
+      mean_value = total_loss(groups) / n;
+    }
     have_mean = true;
     return mean_value;
   };
   auto get_aurc = [&]() {
-    if (!have_aurc) aurc_value = aurc_estimate(req.est, groups, n);
+    if (!have_aurc) {
+      check();
+      aurc_value = aurc_estimate(req.est, groups, n);
+    }
     have_aurc = true;
     return aurc_value;
   };
@@ -142,6 +151,7 @@ double metrics_on(const Source& groups, double n, const double* loss,
   double achieved = std::nan("");
   for (std::size_t j = 0; j < req.codes.size(); ++j) {
     double v = 0.0;
+    check();
     switch (req.codes[j]) {
       case MetricCode::aurc:
         v = get_aurc();

@@ -40,26 +40,46 @@ inline void chunked_for(std::size_t begin, std::size_t end, Check& check,
   }
 }
 
-// A poll for the long serial passes that take no Check argument: the
-// tie-group passes of ties.h, which every metric makes over the sorted
-// scores (at n = 1e8, several passes of 0.3 s or more each, and an
-// interrupt waited for all of them: 3.5 s, or 5-14 s under load). The R
-// glue installs a function that checks for a user interrupt and throws
-// (src/rcpp_interrupt.cpp); the stand-alone C++ tests install none or
-// their own. It is called only outside OpenMP parallel regions (an
-// exception must not leave one, even a region of one thread).
+// A poll for long serial work that takes no Check argument: the first
+// touch of the large work buffers (grow_large() in memory.h), which at
+// n = 1e8 took 1.8 s in which Ctrl-C was not answered. The poll reads a
+// flag that the host sets asynchronously when an interrupt is pending (the
+// R glue points it at R's own, R_interrupts_pending) and only then calls
+// the host's check, out of line, which throws (src/rcpp_interrupt.cpp). It
+// never calls the check inside an OpenMP parallel region (an exception
+// must not leave one, even a region of one thread). The stand-alone C++
+// tests install their own flag and check, or none. (The tie-group passes
+// of ties.h do not poll: even this plain load in their loop made them 10%
+// slower; their callers check between passes.)
 using InterruptPoll = void (*)();
 inline InterruptPoll& interrupt_poll() {
   static InterruptPoll poll = nullptr;
   return poll;
 }
-inline void poll_interrupt() {
+inline const volatile int*& interrupt_flag() {
+  static const volatile int* flag = nullptr;
+  return flag;
+}
+#if defined(__GNUC__)
+#define AURC_COLD __attribute__((noinline, cold))
+#else
+#define AURC_COLD
+#endif
+AURC_COLD inline void poll_interrupt_pending() {
   const InterruptPoll poll = interrupt_poll();
   if (!poll) return;
 #ifdef _OPENMP
   if (omp_get_level() > 0) return;
 #endif
   poll();
+}
+// Whether an interrupt is pending (a plain load, no call).
+inline bool interrupt_pending() {
+  const volatile int* flag = interrupt_flag();
+  return flag != nullptr && *flag != 0;
+}
+inline void poll_interrupt() {
+  if (interrupt_pending()) poll_interrupt_pending();
 }
 
 }  // namespace aurc

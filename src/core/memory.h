@@ -231,10 +231,20 @@ bool operator!=(const PoolAllocator<T>&, const PoolAllocator<U>&) {
 template <class T>
 using work_vector = std::vector<T, PoolAllocator<T>>;
 
-// Grows v (capacity already reserved) to n elements equal to `value`, in
-// steps of 2^20 elements with poll_interrupt() between them: filling fresh
-// memory is its first touch, and at n = 1e8 the page faults of the sort's
-// buffers (3.2 GB) took 1.8 s in which Ctrl-C was not answered.
+// Grows v (capacity already reserved) to n elements, in steps of 2^20
+// elements with poll_interrupt() between them: filling fresh memory is
+// its first touch, and at n = 1e8 the page faults of the sort's buffers
+// (3.2 GB) took 1.8 s in which Ctrl-C was not answered. Value-initialised
+// (resize(m): a memset for numbers), or copies of `value` when given.
+template <class T, class A>
+void grow_large(std::vector<T, A>& v, std::size_t n) {
+  constexpr std::size_t kStep = std::size_t(1) << 20;
+  while (n - v.size() > kStep) {
+    poll_interrupt();
+    v.resize(v.size() + kStep);
+  }
+  v.resize(n);
+}
 template <class T, class A>
 void grow_large(std::vector<T, A>& v, std::size_t n, const T& value) {
   constexpr std::size_t kStep = std::size_t(1) << 20;
@@ -258,7 +268,7 @@ void resize_large(std::vector<T, A>& v, std::size_t n) {
   if (n <= v.size()) {
     v.resize(n);
   } else {
-    grow_large(v, n, T());
+    grow_large(v, n);
   }
 }
 

@@ -166,10 +166,6 @@ void msd_sort(std::uint64_t* k, Payload* p, std::uint64_t* kt, Payload* pt,
   auto segments = [&](auto body) {
     for (std::size_t s0 = 0; s0 < longest; s0 += kSegment) {
       check();
-      if (threads == 1) {  // no parallel region at all on one thread
-        body(std::size_t(0), s0, std::min(longest, s0 + kSegment));
-        continue;
-      }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
 #endif

@@ -23,20 +23,18 @@
 
 namespace aurc {
 
-// Calls f(begin, end) for each run of equal keys, ascending or descending,
-// with poll_interrupt() every kChunk keys (interrupt.h).
+// Calls f(begin, end) for each run of equal keys, ascending or descending.
+// (No interrupt check inside: a check in this loop, even a plain load of
+// a flag, made the passes 10% slower at n = 1e7. The callers check between
+// passes; a pass over 1e8 keys takes about 0.1 s.)
 template <class Keys, class F>
 void for_each_run(const Keys& keys, F f) {
   const std::size_t n = keys.size();
   std::size_t begin = 0;
-  for (std::size_t lo = 1; lo <= n; lo += kChunk) {
-    poll_interrupt();
-    const std::size_t hi = n + 1 - lo > kChunk ? lo + kChunk : n + 1;
-    for (std::size_t k = lo; k < hi; ++k) {
-      if (k == n || keys[k] != keys[k - 1]) {
-        f(begin, k);
-        begin = k;
-      }
+  for (std::size_t k = 1; k <= n; ++k) {
+    if (k == n || keys[k] != keys[k - 1]) {
+      f(begin, k);
+      begin = k;
     }
   }
 }
@@ -44,16 +42,11 @@ void for_each_run(const Keys& keys, F f) {
 template <class Keys, class F>
 void for_each_run_reverse(const Keys& keys, F f) {
   std::size_t end = keys.size();
-  for (std::size_t hi = end; hi > 0;) {
-    poll_interrupt();
-    const std::size_t lo = hi > kChunk ? hi - kChunk : 0;
-    for (std::size_t k = hi; k-- > lo;) {
-      if (k == 0 || keys[k] != keys[k - 1]) {
-        f(k, end);
-        end = k;
-      }
+  for (std::size_t k = end; k-- > 0;) {
+    if (k == 0 || keys[k] != keys[k - 1]) {
+      f(k, end);
+      end = k;
     }
-    hi = lo;
   }
 }
 

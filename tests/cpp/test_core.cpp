@@ -282,44 +282,44 @@ void test_interrupt_hook() {
   aurc::Presorted p;
   aurc::presort(x.data(), x.size(), p, CountingCheck{&calls});
   CHECK(calls > 3);  // called between chunks of every pass
-  // the tie-group passes poll the global hook every kChunk keys (never
-  // inside an OpenMP region), and the same runs come out with and without
-  for (int reverse = 0; reverse < 2; ++reverse) {
+  // poll_interrupt(): the host's check only when its flag says an
+  // interrupt is pending, never inside an OpenMP region; grow_large()
+  // polls between its steps, and a check that throws ends it
+  {
     static int polls;
+    static volatile int pending = 0;
     polls = 0;
+    aurc::interrupt_flag() = &pending;
     aurc::interrupt_poll() = [] { ++polls; };
-    std::vector<std::size_t> bounds;
-    auto collect = [&](std::size_t b, std::size_t e) {
-      bounds.push_back(b);
-      bounds.push_back(e);
-    };
-    if (reverse) aurc::for_each_run_reverse(p.keys, collect);
-    else aurc::for_each_run(p.keys, collect);
-    CHECK(polls >= int(x.size() / aurc::kChunk));
-    CHECK(bounds.size() == 2 * 977);  // 977 distinct values
-    std::size_t covered = 0;
-    for (std::size_t k = 0; k < bounds.size(); k += 2)
-      covered += bounds[k + 1] - bounds[k];
-    CHECK(covered == x.size());
-#ifdef _OPENMP
-    polls = 0;
-#pragma omp parallel num_threads(1)
-    aurc::for_each_run(p.keys, [](std::size_t, std::size_t) {});
+    aurc::poll_interrupt();
     CHECK(polls == 0);
+    pending = 1;
+    aurc::poll_interrupt();
+    CHECK(polls == 1);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(1)
+    aurc::poll_interrupt();
+    CHECK(polls == 1);
 #endif
-    // a poll that throws ends the pass (as Ctrl-C does through R)
-    aurc::interrupt_poll() = [] {
-      if (++polls > 1) throw std::runtime_error("interrupted");
-    };
-    polls = 0;
+    std::vector<double> v;
+    v.reserve(std::size_t(5) << 20);
+    aurc::grow_large(v, std::size_t(5) << 20);
+    CHECK(polls >= 5 && v.size() == (std::size_t(5) << 20) && v.back() == 0.0);
+    aurc::interrupt_poll() = [] { throw std::runtime_error("interrupted"); };
+    std::vector<double> u;
+    u.reserve(std::size_t(3) << 20);
     bool thrown = false;
     try {
-      aurc::for_each_run(p.keys, [](std::size_t, std::size_t) {});
+      aurc::grow_large(u, std::size_t(3) << 20, 2.0);
     } catch (const std::runtime_error&) {
       thrown = true;
     }
     CHECK(thrown);
+    pending = 0;
+    aurc::grow_large(u, std::size_t(3) << 20, 2.0);
+    CHECK(u.size() == (std::size_t(3) << 20) && u.back() == 2.0);
     aurc::interrupt_poll() = nullptr;
+    aurc::interrupt_flag() = nullptr;
   }
   // runs at the chunk borders: every key its own run, and one run of all
   for (std::size_t n : {aurc::kChunk - 1, aurc::kChunk, aurc::kChunk + 1,
