@@ -104,6 +104,16 @@ within_panel <- function(method, panel) paste0(method, panel_sep, panel)
 
 strip_panel <- function(x) sub(paste0(panel_sep, ".*$"), "", x)
 
+# The limits of a discrete axis of a free facet: the values the panel
+# shows, in the order of `keys` (ranking order). Given as a function so
+# each panel orders its own values explicitly: the order of factor levels
+# did not survive the scale's training with scales 1.4.0 beside ggplot2
+# 3.4.1 (two layers' values were merged and sorted alphabetically).
+in_order <- function(keys) {
+  force(keys)
+  function(values) keys[keys %in% values]
+}
+
 # Methods in ranking order within each panel, as the levels of a factor.
 panel_levels <- function(object, metrics) {
   rk <- object$ranking[object$ranking$metric %in% metrics, ]
@@ -144,8 +154,12 @@ plot_significance <- function(object, metrics) {
       values = c(significant = "#1f4e79", "not significant" = "grey92"),
       drop = FALSE, name = NULL
     ) +
-    ggplot2::scale_x_discrete(labels = strip_panel, drop = TRUE) +
-    ggplot2::scale_y_discrete(labels = strip_panel, drop = TRUE) +
+    ggplot2::scale_x_discrete(
+      labels = strip_panel, limits = in_order(rk$key)
+    ) +
+    ggplot2::scale_y_discrete(
+      labels = strip_panel, limits = in_order(rev(rk$key))
+    ) +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free") +
     ggplot2::coord_cartesian(expand = FALSE) +
     ggplot2::labs(
@@ -192,7 +206,7 @@ plot_blob <- function(object, metrics) {
     ggplot2::scale_size_area(
       max_size = 9, limits = c(0, 1), name = "Share of replicates"
     ) +
-    ggplot2::scale_x_discrete(labels = strip_panel) +
+    ggplot2::scale_x_discrete(labels = strip_panel, limits = in_order(rk$key)) +
     ggplot2::scale_y_reverse(breaks = seq_len(n_methods)) +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free_x") +
     ggplot2::labs(
