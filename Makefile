@@ -1,8 +1,11 @@
 # Two commands do all the setup on a fresh machine (see README.md):
-#   make demo   install what is missing, build the package once (with its
-#               vignettes), install it, run the main job
-#   make test   the same build and install, then R CMD check --as-cran of
-#               that tarball, with the whole testthat suite and the C++ core
+#   make demo   install what the package and its demo need (Debian's
+#               prebuilt packages; nothing test-only), build the package
+#               once (with its vignettes), install it, run the main job
+#   make test   install everything the tests need besides (the CRAN-only
+#               Suggests, the PostgreSQL server and its second driver), the
+#               same build and install, then R CMD check --as-cran of that
+#               tarball, with the whole testthat suite and the C++ core
 #               tests beside them (tools/test.sh); the last line is the
 #               testthat totals
 # Each step prints one line; full output is in .logs/, shown on failure.
@@ -15,10 +18,15 @@ export LIB
 export R_LIBS := $(LIB)$(if $(R_LIBS),:$(R_LIBS))
 endif
 
-.PHONY: deps build install demo test test-cpp test-r check document figures bench clean sanitize sanitize-cpp site check-site site-deps
+.PHONY: deps deps-test build install demo test test-cpp test-r check document figures bench clean sanitize sanitize-cpp site check-site site-deps
 
+# what the package and its demo need (make demo)
 deps:
-	@bash tools/install-deps.sh
+	@bash tools/install-deps.sh demo
+
+# everything the tests and R CMD check need besides (make test, CI)
+deps-test:
+	@bash tools/install-deps.sh test
 
 build: deps
 	@bash tools/build.sh
@@ -32,7 +40,7 @@ demo: install
 
 # builds and installs itself (tools/test.sh), so the C++ core tests can run
 # beside the build
-test: deps
+test: deps-test
 	@bash tools/test.sh
 
 # the C++ kernels in src/core are tested without R
@@ -53,7 +61,7 @@ sanitize-cpp:
 test-r:
 	NOT_CRAN=true $(RSCRIPT) tools/run-tests.R
 
-check: install
+check: deps-test install
 	@bash tools/check.sh
 
 # developer tools (need roxygen2): regenerate RcppExports, NAMESPACE, man/

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Installs what aurc needs to build, test, check and run its demo on a fresh
-# machine: the R packages named in DESCRIPTION (Imports, LinkingTo, Suggests)
-# plus the system tools R CMD check and the vignettes use (pandoc, tidy,
-# qpdf; pngquant keeps the vignettes' figures within R CMD check's
-# installed-size limit) and the PostgreSQL server the database tests start
-# (postgresql).
+# Installs what aurc needs on a fresh machine, in one of two modes:
+#
+#   bash tools/install-deps.sh demo   (make demo)
+#   bash tools/install-deps.sh test   (make test, CI; the default)
+#
+# demo: what the package and its demo need: the packages of Depends,
+#   Imports and LinkingTo, knitr and rmarkdown for the vignettes, pandoc,
+#   and those Suggests that Debian ships prebuilt (one apt-get call, no
+#   compiling; the vignettes' sections that need a missing one are
+#   skipped). Nothing is compiled from CRAN unless a required package is
+#   missing from Debian.
+# test: everything: all of Suggests (the CRAN-only ones, yardstick and
+#   reliabilitydiag with their dependencies, compiled from CRAN), the tools
+#   R CMD check uses (tidy, qpdf; pngquant keeps the vignettes' figures
+#   within R CMD check's installed-size limit), the PostgreSQL server the
+#   database tests start (postgresql), and RPostgres, the second PostgreSQL
+#   driver of the database fault tests (optional: CRAN only).
 #
 # Debian's prebuilt r-cran-* packages are used when apt-get is usable (root,
 # apt present); whatever is still missing then comes from CRAN through R's
@@ -16,13 +27,24 @@ cd "$(dirname "$0")/.."
 log="$AURC_LOG_DIR/install-deps.log"
 : >"$log"
 
-missing=$(Rscript --vanilla tools/missing-deps.R)
+mode=${1:-test}
+case "$mode" in
+  demo | test) ;;
+  *) echo "usage: bash tools/install-deps.sh [demo|test]" >&2; exit 2 ;;
+esac
+# required: the package and its demo; optional: the rest of Suggests
+required=$(Rscript --vanilla tools/missing-deps.R required)
+optional=$(Rscript --vanilla tools/missing-deps.R optional)
+missing=$(echo $required $optional)
 tools_missing=""
-for t in pandoc tidy qpdf pngquant; do
+tools_wanted="pandoc"
+[ "$mode" = test ] && tools_wanted="pandoc tidy qpdf pngquant"
+for t in $tools_wanted; do
   command -v "$t" >/dev/null || tools_missing="$tools_missing $t"
 done
 # the PostgreSQL server the database tests start (Debian's postgresql)
-if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+if [ "$mode" = test ] && ! command -v initdb >/dev/null &&
+  ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   tools_missing="$tools_missing postgresql"
 fi
 # ccache (optional): compiles the C++ once for build and install
@@ -33,6 +55,7 @@ command -v ccache >/dev/null || tools_missing="$tools_missing ccache"
 # and not retried on this machine.
 optional_failed="$AURC_LOG_DIR/optional-deps-failed"
 install_optional() {
+  [ "$mode" = test ] || return 0
   if Rscript --vanilla -e 'quit(status = !requireNamespace("RPostgres", quietly = TRUE))' >/dev/null 2>&1 ||
     [ -e "$optional_failed" ]; then
     return 0
@@ -48,7 +71,11 @@ install_optional() {
     { touch "$optional_failed"; echo "aurc: RPostgres did not install; its tests are skipped"; }
 }
 
-if [ -z "$missing" ] && [ -z "$tools_missing" ]; then
+# (demo: done once the required packages are there; the optional ones
+# Debian lacks would be compiled from CRAN only for make test)
+needed=$missing
+[ "$mode" = demo ] && needed=$(echo $required)
+if [ -z "$needed" ] && [ -z "$tools_missing" ]; then
   install_optional
   echo "aurc: dependencies ... all installed"
   exit 0
@@ -75,7 +102,13 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   }
   step "installing $(count "$debs") Debian packages" apt-install.log \
     apt_install $debs || true
-  missing=$(Rscript --vanilla tools/missing-deps.R)
+fi
+# from CRAN: in demo mode only what is required (the optional packages
+# Debian lacks are compiled only for make test)
+if [ "$mode" = demo ]; then
+  missing=$(Rscript --vanilla tools/missing-deps.R required)
+else
+  missing=$(Rscript --vanilla tools/missing-deps.R all)
 fi
 
 if [ -n "$missing" ]; then
@@ -84,7 +117,13 @@ if [ -n "$missing" ]; then
   step "installing $(count "$missing") R packages from CRAN" cran.log \
     Rscript --no-init-file -e 'pkgs <- commandArgs(TRUE); install.packages(pkgs, dependencies = c("Depends", "Imports", "LinkingTo"), quiet = TRUE)' $missing || true
 fi
-missing=$(Rscript --vanilla tools/missing-deps.R)
+if [ "$mode" = demo ]; then
+  missing=$(Rscript --vanilla tools/missing-deps.R required)
+  skipped=$(Rscript --vanilla tools/missing-deps.R optional)
+  [ -z "$skipped" ] || echo "aurc: not needed for the demo (make test installs them):" $skipped
+else
+  missing=$(Rscript --vanilla tools/missing-deps.R all)
+fi
 if [ -n "$missing" ]; then
   echo "aurc: could not install:" $missing >&2
   exit 1
