@@ -1,4 +1,5 @@
-# Benchmark: the fixed cost of one call (issue 25, item 6) and of the input
+# Benchmark: the fixed cost of one call (issue 25, item 6; against order()
+# of the same vector, issue 34) and of the input
 # checks that warn about likely mistakes (issue 24). aurc_vec() at n = 1e3
 # without and with options(aurc.threads = 2) (the core count is read once
 # per session, not per call), and at n = 1e3 and 1e7 the time of the
@@ -22,6 +23,7 @@ plain <- per_call(function() aurc_vec(small$score, small$loss), reps)
 options(aurc.threads = 2)
 threads <- per_call(function() aurc_vec(small$score, small$loss), reps)
 options(aurc.threads = NULL)
+ordered <- per_call(function() order(small$score), reps)
 check_small <- per_call(
   function() aurc:::warn_if_suspicious(small$score, small$loss), reps
 )
@@ -34,12 +36,13 @@ check_big <- per_call(
 )
 out <- data.frame(
   what = c(
+    "aurc_vec() vs order() on the same vector, n = 1e3",
     "aurc_vec(), n = 1e3: aurc.threads = 2 vs unset",
     "input checks vs aurc_vec(), n = 1e3",
     "input checks vs aurc_vec(), n = 1e7"
   ),
-  numerator_us = c(threads, check_small, check_big) * 1e6,
-  denominator_us = c(plain, plain, whole_big) * 1e6
+  numerator_us = c(plain, threads, check_small, check_big) * 1e6,
+  denominator_us = c(ordered, plain, plain, whole_big) * 1e6
 )
 out$ratio <- out$numerator_us / out$denominator_us
 print(out, row.names = FALSE, digits = 3)
