@@ -48,36 +48,51 @@ Rcpp::NumericVector aurc_weights_impl(const Rcpp::NumericVector& score,
   return out;
 }
 
-// 1-based position of the first loss that is present but negative or
-// infinite, 0 if there is none. Reads doubles, integers and logicals
-// without copying; long columns are scanned on `threads` threads.
-// [[Rcpp::export(rng = false)]]
-double first_invalid_loss_impl(SEXP loss, int threads) {
-  const std::size_t n = static_cast<std::size_t>(Rf_xlength(loss));
+namespace {
+
+// 1-based position that a scan of a double, integer or logical column
+// returns (0: none); the column is read without copying.
+template <class OnDouble, class OnInt>
+double first_in_column(SEXP x, OnDouble on_double, OnInt on_int) {
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(x));
   std::size_t bad = n;
-  if (TYPEOF(loss) == REALSXP) {
-    bad = first_invalid_loss(REAL(loss), n, threads);
-  } else if (TYPEOF(loss) == INTSXP || TYPEOF(loss) == LGLSXP) {
-    const int* x = TYPEOF(loss) == INTSXP ? INTEGER(loss) : LOGICAL(loss);
-    bad = first_invalid_loss(x, n, NA_INTEGER, threads);
+  if (TYPEOF(x) == REALSXP) {
+    bad = on_double(REAL(x), n);
+  } else if (TYPEOF(x) == INTSXP || TYPEOF(x) == LGLSXP) {
+    bad = on_int(TYPEOF(x) == INTSXP ? INTEGER(x) : LOGICAL(x), n);
   }
   return bad == n ? 0.0 : static_cast<double>(bad + 1);
 }
 
-// Position (1-based) of the first case weight that is missing, negative
-// or infinite, 0 if there is none; integers and logicals (NA only) too.
+}  // namespace
+
+// 1-based position of the first loss that is present but negative or
+// infinite, 0 if there is none. Long columns are scanned on `threads`
+// threads.
+// [[Rcpp::export(rng = false)]]
+double first_invalid_loss_impl(SEXP loss, int threads) {
+  return first_in_column(
+      loss,
+      [threads](const double* x, std::size_t n) {
+        return first_invalid_loss(x, n, threads);
+      },
+      [threads](const int* x, std::size_t n) {
+        return first_invalid_loss(x, n, NA_INTEGER, threads);
+      });
+}
+
+// 1-based position of the first case weight that is missing, negative or
+// infinite, 0 if there is none.
 // [[Rcpp::export(rng = false)]]
 double first_invalid_weight_impl(SEXP w, int threads) {
-  const std::size_t n = static_cast<std::size_t>(Rf_xlength(w));
-  std::size_t bad = n;
-  if (TYPEOF(w) == REALSXP) {
-    bad = first_invalid_weight(REAL(w), n, threads);
-  } else if (TYPEOF(w) == INTSXP || TYPEOF(w) == LGLSXP) {
-    const int* x = TYPEOF(w) == INTSXP ? INTEGER(w) : LOGICAL(w);
-    for (std::size_t i = 0; i < n && bad == n; ++i)
-      if (x[i] == NA_INTEGER || x[i] < 0) bad = i;
-  }
-  return bad == n ? 0.0 : static_cast<double>(bad + 1);
+  return first_in_column(
+      w,
+      [threads](const double* x, std::size_t n) {
+        return first_invalid_weight(x, n, threads);
+      },
+      [threads](const int* x, std::size_t n) {
+        return first_invalid_weight(x, n, NA_INTEGER, threads);
+      });
 }
 
 // anyNA() of a double, integer or logical vector on `threads` threads.

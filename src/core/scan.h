@@ -61,6 +61,14 @@ inline std::size_t first_invalid_weight(const double* x, std::size_t n,
   });
 }
 
+// First integer (or logical) case weight that is missing (`na`) or
+// negative.
+inline std::size_t first_invalid_weight(const int* x, std::size_t n, int na,
+                                        int threads) {
+  return first_where(n, threads,
+                     [x, na](std::size_t i) { return x[i] == na || x[i] < 0; });
+}
+
 // First double loss that is present (not NaN/NA) but negative or infinite.
 inline std::size_t first_invalid_loss(const double* x, std::size_t n,
                                       int threads) {

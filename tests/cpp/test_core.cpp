@@ -1680,6 +1680,9 @@ void test_scan() {
       CHECK(aurc::any_equal(k.data(), n, na, threads));
       CHECK(aurc::first_invalid_loss(x.data(), n, threads) == n);
       CHECK(aurc::first_invalid_loss(k.data(), n, na, threads) == n);
+      // ... but they are invalid case weights
+      CHECK(aurc::first_invalid_weight(x.data(), n, threads) == n / 3);
+      CHECK(aurc::first_invalid_weight(k.data(), n, na, threads) == n / 3);
       for (std::size_t at : spots) {
         std::vector<double> y(n, 1.0);
         std::vector<int> j(n, 0);
@@ -1692,6 +1695,8 @@ void test_scan() {
         }
         CHECK(aurc::first_invalid_loss(y.data(), n, threads) == at);
         CHECK(aurc::first_invalid_loss(j.data(), n, na, threads) == at);
+        CHECK(aurc::first_invalid_weight(y.data(), n, threads) == at);
+        CHECK(aurc::first_invalid_weight(j.data(), n, na, threads) == at);
         CHECK(!aurc::any_nan(y.data(), n, threads));
       }
     }

@@ -67,42 +67,24 @@ same_refusal <- function(got, expected) {
     identical(conditionMessage(got), conditionMessage(expected))
 }
 
-test_that("every form accepts hardhat frequency weights as counts", {
+# Calls every function with weights `kind` and compares with plain weights:
+# the same result, or (for the functions that state an uncertainty, under
+# importance weights) the same estimates.
+check_hardhat_kind <- function(kind) {
   cases <- hardhat_cases()
   expect_gt(length(cases$fns), 80)
   for (fn in cases$fns) {
     plain <- hardhat_call(fn, cases$tab[[fn]], cases$fx, "plain")
     if (is.null(plain)) next
-    freq <- hardhat_call(fn, cases$tab[[fn]], cases$fx, "frequency")
-    expected <- run_hardhat(plain)
-    got <- run_hardhat(freq)
-    if (same_refusal(got, expected)) next
-    expect(!inherits(got, "error"), paste0(
-      fn, "() refused frequency weights: ",
-      if (inherits(got, "error")) conditionMessage(got)
-    ))
-    if (!inherits(got, "error")) {
-      expect(isTRUE(all.equal(got, expected, tolerance = 1e-12)),
-             paste0(fn, "() with frequency weights differs from plain ones"))
-    }
-  }
-})
-
-test_that("every form accepts hardhat importance weights, with the same estimates", {
-  cases <- hardhat_cases()
-  for (fn in cases$fns) {
-    plain <- hardhat_call(fn, cases$tab[[fn]], cases$fx, "plain")
-    if (is.null(plain)) next
-    imp <- hardhat_call(fn, cases$tab[[fn]], cases$fx, "importance")
-    got <- run_hardhat(imp)
+    got <- run_hardhat(hardhat_call(fn, cases$tab[[fn]], cases$fx, kind))
     expected <- run_hardhat(plain)
     if (same_refusal(got, expected)) next
     expect(!inherits(got, "error"), paste0(
-      fn, "() refused importance weights: ",
+      fn, "() refused ", kind, " weights: ",
       if (inherits(got, "error")) conditionMessage(got)
     ))
     if (inherits(got, "error")) next
-    if (fn %in% weights_uncertainty_fns) {
+    if (kind == "importance" && fn %in% weights_uncertainty_fns) {
       est <- function(x) {
         x <- as.data.frame(x)
         x[[intersect(c(".estimate", "estimate"), names(x))[1]]]
@@ -113,7 +95,15 @@ test_that("every form accepts hardhat importance weights, with the same estimate
       }
     } else {
       expect(isTRUE(all.equal(got, expected, tolerance = 1e-12)),
-             paste0(fn, "() with importance weights differs from plain ones"))
+             paste0(fn, "() with ", kind, " weights differs from plain ones"))
     }
   }
+}
+
+test_that("every form accepts hardhat frequency weights as counts", {
+  check_hardhat_kind("frequency")
+})
+
+test_that("every form accepts hardhat importance weights, with the same estimates", {
+  check_hardhat_kind("importance")
 })
