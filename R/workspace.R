@@ -7,6 +7,7 @@
 # sort_threads()); the C++ limit is only set when the option changed.
 workspace_default <- 2^29
 apply_workspace_option <- function(call = rlang::caller_env()) {
+  arm_workspace_release()
   opt <- getOption("aurc.workspace")
   if (identical(opt, aurc_state$workspace)) {
     return(invisible())
@@ -31,27 +32,61 @@ apply_workspace_option <- function(call = rlang::caller_env()) {
 }
 
 # Memory back to the system (issue 32). Kept buffers live outside R's heap,
-# so gc() alone never freed them. A sentinel object whose finalizer runs at
-# the garbage collection that collects it frees them when the pool has been
-# idle for `workspace_idle_seconds` (no buffer taken or given back), and
-# registers itself again on the same sentinel (a new sentinel made inside
-# the finalizer was, under testthat, never collected again; the resurrected
-# one is). A loop of calls keeps its buffers (each call uses the pool); the
+# so gc() alone never freed them. Sentinel objects whose finalizers run at
+# the garbage collection that collects them free the buffers when the pool
+# has been idle for `workspace_idle_seconds` (no buffer taken or given
+# back). A loop of calls keeps its buffers (each call uses the pool); the
 # first collection after three seconds of rest gives them back, whether R
 # or the user (gc()) asked for it (a benchmark that sorts 1e7 values
 # between two calls rests about a second). release_workspace() frees them
 # at once.
+#
+# A finalizer must not register another one: R 4.2 unlinks the weak
+# references it runs from the head of its list, and a reference registered
+# meanwhile at the head was lost when the next one in the list was run in
+# the same collection (seen: the release stopped after a few collections
+# under testthat). So every sentinel is registered at a safe point, when
+# the package loads and at every call that sorts: one unreferenced (the
+# next collection runs its finalizer) and `workspace_spares` held in
+# `aurc_state$spares`. A finalizer that finds the pool busy lets go of the
+# next spare (no allocation of a weak reference), which the collection
+# after that finds; a finalizer that finds nothing kept arms nothing, and
+# the next call arms again.
 workspace_idle_seconds <- 3
-arm_workspace_release <- function() {
-  if (!isTRUE(aurc_state$release_armed)) return(invisible())
+workspace_spares <- 4L
+new_workspace_sentinel <- function() {
   sentinel <- new.env(parent = emptyenv())
   reg.finalizer(sentinel, workspace_finalizer, onexit = FALSE)
+  sentinel
+}
+arm_workspace_release <- function() {
+  if (!isTRUE(aurc_state$release_armed)) return(invisible())
+  if (!isTRUE(aurc_state$sentinel_pending)) {
+    new_workspace_sentinel()
+    aurc_state$sentinel_pending <- TRUE
+  }
+  missing <- workspace_spares - length(aurc_state$spares)
+  if (missing > 0) {
+    aurc_state$spares <- c(
+      aurc_state$spares, lapply(seq_len(missing), function(i) {
+        new_workspace_sentinel()
+      })
+    )
+  }
   invisible()
 }
 workspace_finalizer <- function(sentinel) {
   if (!isTRUE(aurc_state$release_armed)) return(invisible())
-  try(release_workspace_impl(workspace_idle_seconds), silent = TRUE)
-  reg.finalizer(sentinel, workspace_finalizer, onexit = FALSE)
+  kept <- tryCatch({
+    release_workspace_impl(workspace_idle_seconds)
+    workspace_kept_impl()
+  }, error = function(e) 0)
+  spares <- aurc_state$spares
+  if (kept > 0 && length(spares)) {
+    aurc_state$spares <- spares[-1] # the next collection finds it
+  } else {
+    aurc_state$sentinel_pending <- FALSE
+  }
   invisible()
 }
 start_workspace_release <- function() {
