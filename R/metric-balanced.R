@@ -173,6 +173,9 @@ balanced_value <- function(metric, score, failure, truth, case_weights,
   check_metric_columns(score, failure, case_weights, na_rm, "failure",
     binary = TRUE, call = call
   )
+  # the checks every selective metric runs (swapped arguments, a loss that
+  # looks like a confidence, a score that ranks the failures backwards)
+  warn_if_suspicious(score, failure, "failure", call = call)
   cls <- match(truth, unique(truth))
   bad <- is.na(score) | is.na(failure)
   if (any(bad)) {

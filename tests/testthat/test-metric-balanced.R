@@ -86,3 +86,27 @@ test_that("groups, NA and bad input", {
   expect_error(aurc_ba_vec(df$s, df$f, list(1)), class = "aurc_error_type")
   expect_error(augrc_ba_vec(df$s, df$f, df$y, 1), class = "aurc_error_dots")
 })
+
+test_that("the balanced metrics run the input checks of every metric", {
+  # (an uncertainty given as the score was silent here, issue 33, while
+  # aurc_vec() warned on the same data)
+  set.seed(33)
+  n <- 400
+  y <- sample(c("a", "b", "c"), n, replace = TRUE)
+  confidence <- stats::runif(n)
+  failure <- stats::rbinom(n, 1, 1 - confidence)
+  uncertainty <- 1 - confidence
+  expect_warning(aurc_vec(uncertainty, failure),
+                 class = "aurc_warning_direction")
+  expect_warning(aurc_ba_vec(uncertainty, failure, y),
+                 class = "aurc_warning_direction")
+  expect_warning(augrc_ba_vec(uncertainty, failure, y),
+                 class = "aurc_warning_direction")
+  d <- data.frame(u = uncertainty, f = failure, y = y)
+  expect_warning(aurc_ba(d, u, f, y), class = "aurc_warning_direction")
+  # the right direction is quiet, and the value is unchanged by the check
+  expect_no_warning(v <- aurc_ba_vec(confidence, failure, y))
+  expect_equal(v, suppressWarnings(aurc_ba_vec(confidence, failure, y)))
+  # swapped arguments: a confidence is no failure (a classed error)
+  expect_error(aurc_ba_vec(failure, confidence, y), class = "aurc_error_value")
+})
