@@ -422,7 +422,14 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
       if (exact_eaurc) v[["eaurc"]] <- v[["aurc"]] - star
       if ("naurc" %in% metrics) {
         denom <- v[["mean_loss"]] - star
-        v[["naurc"]] <- if (denom > 0) (v[["aurc"]] - star) / denom else NaN
+        # undefined when every loss is the same (the denominator is then 0
+        # only up to rounding: src/core/oracle.h, loss_is_constant())
+        constant <- sum(losses$n[lr] > 0) <= 1
+        v[["naurc"]] <- if (denom > 0 && !constant) {
+          (v[["aurc"]] - star) / denom
+        } else {
+          NaN
+        }
       }
     }
     vals[i, ] <- v[metrics]

@@ -174,9 +174,13 @@ double metrics_on(const Source& groups, double n, const double* loss,
         v = augrc_trapezoid(groups, n) - 0.5 * ml * ml;
         break;
       }
-      case MetricCode::naurc:
-        v = naurc_value(get_aurc(), get_oracle(), get_mean());
+      case MetricCode::naurc: {
+        const double optimum = get_oracle();  // (the loss groups too)
+        v = loss_is_constant(ws.by_loss)
+                ? std::numeric_limits<double>::quiet_NaN()
+                : naurc_value(get_aurc(), optimum, get_mean());
         break;
+      }
       case MetricCode::risk_at_coverage:
         // "risk_at_coverage@1": the lowest risk at or above the coverage
         v = metric_param(req.params[j], 0, 0.0) == 1.0

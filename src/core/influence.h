@@ -239,7 +239,7 @@ double metric_influence(InfluenceData& d, Metric m, const InfluenceOptions& o,
     } else {
       // NAURC = (A - A*) / (mu - A*): the delta method
       const double den = mu - optimum;
-      if (!(den > 0.0)) {
+      if (!(den > 0.0) || loss_is_constant(d.loss_groups)) {
         for (std::size_t i = 0; i < n; ++i) out[i] = nan;
         return nan;
       }

@@ -43,6 +43,7 @@
 #include <limits>
 
 #include "failure.h"
+#include "oracle.h"
 #include "special.h"
 
 namespace aurc {
@@ -150,7 +151,7 @@ template <class Source, class LossSource>
 double prr_value(const Source& by_score, const LossSource& by_loss, double n,
                  double max_rejection) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (!(n > 0.0)) return nan;
+  if (!(n > 0.0) || loss_is_constant(by_loss)) return nan;
   const double width = max_rejection * n;
   if (!(width > 0.0)) return nan;
   const double a = n - width;

@@ -285,6 +285,8 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return augrc_trapezoid(g.by_score, g.n) - 0.5 * err * err;
     }
     case MetricKind::naurc:
+      if (loss_is_constant(*g.by_loss))
+        return std::numeric_limits<double>::quiet_NaN();
       return naurc_value(aurc_estimate(m.estimator, g.by_score, g.n),
                          aurc_oracle(m.estimator, *g.by_loss, g.n),
                          total_loss(g.by_score) / g.n);

@@ -476,6 +476,35 @@ void test_failure_and_curve() {
 
 // The oracle: equal to the estimator on the data sorted by loss, and the
 // unit split makes integer weights equal repeated rows.
+// loss_is_constant(): at most one loss group of positive count. A
+// constant loss that is no binary fraction (0.7) left NAURC's and PRR's
+// denominators a rounding error away from 0.
+void test_constant_loss() {
+  aurc::GroupVectors g;
+  CHECK(aurc::loss_is_constant(g));  // no groups
+  g.count = {0.0, 5.0, 0.0};
+  g.loss = {0.0, 3.5, 0.0};
+  CHECK(aurc::loss_is_constant(g));  // one group of positive weight
+  g.count = {2.0, 5.0};
+  g.loss = {0.0, 3.5};
+  CHECK(!aurc::loss_is_constant(g));
+  for (std::size_t n : {33u, 101u, 1000u, 12345u}) {
+    for (double v : {0.7, 0.3, 0.1, 0.9}) {
+      aurc::GroupVectors by_score, by_loss;
+      for (std::size_t i = 0; i < n; ++i) {
+        by_score.count.push_back(1.0 + (i % 3));
+        by_score.loss.push_back(v * (1.0 + (i % 3)));
+      }
+      double total = 0.0;
+      for (double c : by_score.count) total += c;
+      by_loss.count = {total};
+      by_loss.loss = {v * total};
+      CHECK(std::isnan(aurc::prr_value(by_score, by_loss, total, 1.0)));
+      CHECK(std::isnan(aurc::prr_value(by_score, by_loss, total, 0.5)));
+    }
+  }
+}
+
 void test_oracle() {
   std::vector<double> loss = {0.5, 0.0, 2.0, 0.5, 1.0};
   std::vector<double> w = {2, 1, 1, 3, 0};
@@ -2504,6 +2533,7 @@ int main() {
   test_interrupt_hook();
   test_failure_and_curve();
   test_oracle();
+  test_constant_loss();
   test_contributions();
   test_scores();
   test_bootstrap_replicates();

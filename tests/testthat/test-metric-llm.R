@@ -443,3 +443,45 @@ test_that("bad input gives classed errors and warnings", {
   expect_identical(prr_vec(c(s, NA), c(q, 1)), NA_real_)
   expect_equal(prr_vec(c(s, NA), c(q, 1), na_rm = TRUE), prr_vec(s, q))
 })
+
+test_that("NAURC and PRR of a constant loss that is no binary fraction are NA in every form", {
+  # (0.7 and 0.3 left the denominators a rounding error away from 0 and
+  # gave 0, 1, -1/3 and the like, issue 33)
+  set.seed(33)
+  for (n in c(33, 101, 1000, 12345)) {
+    for (v in c(0.7, 0.3, 0.1, 0.9)) {
+      x <- stats::runif(n)
+      w <- stats::runif(n)
+      l <- rep(v, n)
+      q <- rep(1 - v, n)
+      for (cw in list(NULL, w)) {
+        expect_warning(r <- naurc_vec(x, l, case_weights = cw),
+                       class = "aurc_warning_undefined")
+        expect_identical(r, NA_real_)
+        expect_warning(r <- prr_vec(x, q, case_weights = cw),
+                       class = "aurc_warning_undefined")
+        expect_identical(r, NA_real_)
+        ci <- suppressWarnings(selective_ci_vec(x, l,
+          metrics = c("naurc", "prr"), case_weights = cw
+        ))
+        expect_true(all(is.na(ci$.estimate)))
+        st <- score_table(data.frame(s = x, l = l, w = if (is.null(cw)) 1 else cw),
+                          s, l, case_weights = w)
+        expect_true(all(is.na(suppressWarnings(
+          naurc(st, s, l)$.estimate
+        ))))
+      }
+      # the bootstrap's replicates of a constant loss are NA too
+      set.seed(1)
+      b <- suppressWarnings(selective_ci_vec(x[1:40], l[1:40],
+        metrics = c("naurc", "prr"), method = "bootstrap", times = 20
+      ))
+      expect_true(all(is.na(b$.estimate)))
+      expect_true(all(is.na(attr(b, "replicates"))))
+    }
+  }
+  # one differing loss: defined again
+  l <- rep(0.7, 50)
+  l[7] <- 0.2
+  expect_false(is.na(naurc_vec(stats::runif(50), l)))
+})
