@@ -201,18 +201,17 @@ inline double aurc_asymptotic_optimum(double err) {
 
 // NAURC from the AURC, its oracle value and the mean loss; NaN when the
 // denominator is not positive (every loss equal).
-// Whether every loss (of positive weight) is the same: the loss groups of
-// a loss source (one group per distinct loss, ascending) hold at most one
-// group of positive count. NAURC and PRR are undefined then; their
-// denominators, computed in floating point, are not exactly 0 when the
-// constant is not a binary fraction (0.7 gave 0, 1 or -1/3 instead of NA).
-template <class LossSource>
-bool loss_is_constant(const LossSource& by_loss) {
+// Whether every loss (of positive weight) is the same: the loss groups
+// (one group per distinct loss, ascending) hold at most one group of
+// positive count; stops at the second, so a bootstrap replicate pays no
+// extra pass. NAURC and PRR are undefined then; their denominators,
+// computed in floating point, are not exactly 0 when the constant is not a
+// binary fraction (0.7 gave 0, 1 or -1/3 instead of NA).
+inline bool loss_is_constant(const GroupVectors& by_loss) {
   std::size_t groups = 0;
-  by_loss.ascending([&](double count, double) {
-    if (count > 0.0) ++groups;
-  });
-  return groups <= 1;
+  for (double count : by_loss.count)
+    if (count > 0.0 && ++groups > 1) return false;
+  return true;
 }
 
 inline double naurc_value(double aurc, double optimum, double mean_loss) {
