@@ -1,5 +1,5 @@
 # Calibration errors as functions of bootstrap counts, for the bootstrap
-# engine of SPEC Sec. 11: a replicate is a vector of case counts over the
+# engine of DEFINITIONS Sec. 11: a replicate is a vector of case counts over the
 # rows (case i enters counts[i] times), multiplied into the case weights, so
 # integer counts give exactly the statistic of the rows repeated.
 #

@@ -2,7 +2,7 @@
 # group of a grouped data frame is binned in one C++ call
 # (calibration_grouped_impl()) and one tibble is built at the end; a
 # probability matrix with class labels becomes top-label confidence and
-# correctness (SPEC Sec. 8).
+# correctness (DEFINITIONS Sec. 8).
 
 #' Calibration bins of a data frame, per group
 #'
@@ -225,7 +225,7 @@ calibration_group_table <- function(res, settings) {
 }
 
 # Top-label confidence and correctness from a probability matrix and class
-# labels (SPEC Sec. 8): `confidence = max p`, `correct = argmax == label`,
+# labels (DEFINITIONS Sec. 8): `confidence = max p`, `correct = argmax == label`,
 # the first maximum on ties. Rows with a missing value give NA.
 calibration_from_probs <- function(probs, labels, call) {
   check_prob_matrix(probs, arg = "confidence", call = call)

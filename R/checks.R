@@ -166,7 +166,7 @@ check_metric_columns <- function(score, loss, case_weights, na_rm,
 }
 
 # Validates a (score, loss, case_weights) triple and applies the NA rule of
-# SPEC Sec. 10. Returns a list with double vectors `score`, `loss` and
+# DEFINITIONS Sec. 10. Returns a list with double vectors `score`, `loss` and
 # `case_weights` (numeric(0) for none), or NULL when the metric is NA: an
 # incomplete pair with `na_rm = FALSE` (silently), or nothing left to compute
 # on (with a classed warning).

@@ -1,5 +1,5 @@
 # The bootstrap engine of selective_ci(), selective_ci_vec() and
-# compare_scores() (SPEC Sec. 11): draws replicates as vectors of case
+# compare_scores() (DEFINITIONS Sec. 11): draws replicates as vectors of case
 # counts in C++ (src/core/ci_bootstrap.h), evaluates every metric on them
 # without re-sorting, and turns the replicate values into intervals
 # (R/ci-bootstrap-intervals.R).
@@ -14,7 +14,7 @@
 # replaces the draws by a `times x m` matrix of row positions (1 = the first
 # row), one replicate per row, as in bootstrap_ranking().
 #
-# Case weights are frequency weights (SPEC Sec. 1): a case of weight w
+# Case weights are frequency weights (DEFINITIONS Sec. 1): a case of weight w
 # stands for w identical rows, for the estimate and for the interval. A
 # replicate therefore resamples the rows the weights stand for: it draws
 # round(sum(case_weights)) rows (per stratum), case i with probability
@@ -25,7 +25,7 @@
 # With `cluster`, clusters are drawn uniformly and a drawn cluster brings
 # every case with its weight.
 
-# Metrics the engine evaluates (SPEC Secs. 2, 4, and the calibration
+# Metrics the engine evaluates (DEFINITIONS Secs. 2, 4, and the calibration
 # errors of Secs. 8 and 13).
 ci_bootstrap_metrics <- c(
   "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",

@@ -1,4 +1,4 @@
-# Intervals for the calibration errors (SPEC Secs. 11 and 13): which
+# Intervals for the calibration errors (DEFINITIONS Secs. 11 and 13): which
 # metrics selective_ci() takes as calibration errors, their labels and
 # options, and the refusal of method = "analytic" for those without an
 # influence function. The bootstrap itself is the engine of

@@ -1,5 +1,5 @@
 # rc_curve(), ece() and mce() on lazy database tables and score tables
-# (SPEC Sec. 12).
+# (DEFINITIONS Sec. 12).
 #
 # rc_curve(): the curve has one point per distinct score, so the per-score
 # table is the result: it is computed in the engine, and the points (and the

@@ -1,4 +1,4 @@
-# Building blocks of the database forms (SPEC Sec. 12). dbplyr translates
+# Building blocks of the database forms (DEFINITIONS Sec. 12). dbplyr translates
 # the user's columns (names or expressions) into a query; the rest is SQL
 # text written here (dbplyr's summarise() costs ~20 ms of R time per
 # summarised column to render): the per-score table, with the input checks

@@ -1,5 +1,5 @@
 # Bias and mean squared error of the AURC weight estimators (Zhou et al.
-# 2025, Secs. 3.5-3.6 and App. A; SPEC Sec. 6). The sums run in C++
+# 2025, Secs. 3.5-3.6 and App. A; DEFINITIONS Sec. 6). The sums run in C++
 # (src/core/estimator_stats.h).
 
 stats_estimators <- c("alpha", "alpha_prime", "sele", "2sele")

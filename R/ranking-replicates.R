@@ -1,4 +1,4 @@
-# rank_replicates() (SPEC Sec. 7): the replicate x method values a user
+# rank_replicates() (DEFINITIONS Sec. 7): the replicate x method values a user
 # already has, checked and laid out per metric and group.
 
 # ---- rank_replicates input --------------------------------------------------

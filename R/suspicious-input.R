@@ -1,6 +1,6 @@
 # Input that is valid but very likely not what the user meant: a classed
 # warning (class `aurc_warning` plus a specific subclass) that says what to
-# do, so that nothing is silently wrong (SPEC Sec. 14).
+# do, so that nothing is silently wrong (DEFINITIONS Sec. 14).
 
 # Arguments that look swapped: a `score` of only 0s and 1s (both present)
 # with a loss that is not 0/1, e.g. `aurc(data, failure, confidence)` in

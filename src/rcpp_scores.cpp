@@ -1,4 +1,4 @@
-// R glue for confidence scores and losses from model outputs (SPEC Sec. 5).
+// R glue for confidence scores and losses from model outputs (DEFINITIONS Sec. 5).
 // The matrix or array is read in place (column-major, as R stores it);
 // inputs are validated in R first. An n x K matrix of logits or
 // probabilities arrives as an Armadillo matrix: `const arma::mat&` wraps

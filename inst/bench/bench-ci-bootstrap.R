@@ -1,4 +1,4 @@
-# Benchmark: the bootstrap engine of selective_ci() (SPEC Sec. 11).
+# Benchmark: the bootstrap engine of selective_ci() (DEFINITIONS Sec. 11).
 #
 # 2000 replicates of AURC and AUGRC together against one aurc_vec() on the
 # same data, at n = 1e5 and 1e6, with 1 and 2 threads. The target is at

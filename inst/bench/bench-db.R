@@ -1,6 +1,6 @@
 # Benchmark: aurc() on a lazy table in SQLite and in PostgreSQL.
 #
-# SPEC Sec. 12 promises that the work runs in the engine: R's memory should
+# DEFINITIONS Sec. 12 promises that the work runs in the engine: R's memory should
 # not grow with the table, and the time should be close to the engine's own
 # `GROUP BY score` query, which the method starts with (then come window
 # sums over the grouped rows and one aggregate). The table is generated

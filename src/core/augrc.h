@@ -1,4 +1,4 @@
-// AUGRC and failure AUROC from a group source (SPEC Sec. 4; see ties.h).
+// AUGRC and failure AUROC from a group source (DEFINITIONS Sec. 4; see ties.h).
 //
 // The generalized risk at threshold t is the accepted loss over all n
 // samples, sum_i loss_i 1[s_i >= t] / n. Its area under the curve over

@@ -1,4 +1,4 @@
-// The AURC estimators from a group source (SPEC Sec. 2; see ties.h).
+// The AURC estimators from a group source (DEFINITIONS Sec. 2; see ties.h).
 //
 // Each estimator is one pass over the tie groups. The alpha estimator and
 // the trapezoid rule walk from the highest score down, so the counts above a

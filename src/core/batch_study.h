@@ -1,4 +1,4 @@
-// The finite-sample study of Zhou et al. Sec. 4 (SPEC Sec. 6): a test set is
+// The finite-sample study of Zhou et al. Sec. 4 (DEFINITIONS Sec. 6): a test set is
 // split at random into disjoint batches of size b and every estimator is
 // computed on every batch.
 //

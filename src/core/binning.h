@@ -1,4 +1,4 @@
-// Calibration bins (SPEC Sec. 8): the confidences are sorted once, then
+// Calibration bins (DEFINITIONS Sec. 8): the confidences are sorted once, then
 // every binning is a linear pass that returns the bins as end positions in
 // the sorted array; per-bin sums follow in one more pass.
 //

@@ -1,5 +1,5 @@
 // Calibration errors of one bootstrap replicate given as case counts over
-// presorted data (SPEC Secs. 11, 13): the binned MCE and the debiased l2
+// presorted data (DEFINITIONS Secs. 11, 13): the binned MCE and the debiased l2
 // calibration error from the replicate's per-bin sums, the CORP score
 // decomposition from its tie groups, and the smooth ECE from its per-case
 // weights. No replicate sorts: the cases were sorted once by confidence

@@ -1,4 +1,4 @@
-// The draws of the bootstrap intervals (SPEC Sec. 11): replicates as vectors
+// The draws of the bootstrap intervals (DEFINITIONS Sec. 11): replicates as vectors
 // of case counts, made by the fast generator of rng.h, one stream per
 // replicate, and evaluated by the block loop of bootstrap.h.
 //

@@ -1,5 +1,5 @@
 // Contribution of one failure to AURC and AUGRC by its ranking position
-// (Traub et al. 2024, App. A.1.1, Fig. 2a; SPEC Sec. 4). For one failure
+// (Traub et al. 2024, App. A.1.1, Fig. 2a; DEFINITIONS Sec. 4). For one failure
 // (loss 1) at descending position t (1 = most confident) among n samples
 // without ties:
 //   alpha AURC       (H_n - H_{t-1}) / n

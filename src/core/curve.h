@@ -1,4 +1,4 @@
-// The risk-coverage curve and working points from a group source (SPEC
+// The risk-coverage curve and working points from a group source (DEFINITIONS
 // Secs. 3, 4; see ties.h).
 //
 // At each distinct threshold t, from the highest score down, the accepted

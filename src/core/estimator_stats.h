@@ -1,5 +1,5 @@
 // Statistics of the AURC weight estimators (Zhou et al. 2025, Secs. 3.5-3.6,
-// App. A; SPEC Sec. 6).
+// App. A; DEFINITIONS Sec. 6).
 //
 // A sample with population rank percentile beta has rank r ~ 1 + Bin(n - 1,
 // beta) among n samples; given its rank, beta ~ Beta(r, n + 1 - r) (uniform

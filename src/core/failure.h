@@ -1,4 +1,4 @@
-// Failure AUPR from a group source (SPEC Sec. 4; see ties.h).
+// Failure AUPR from a group source (DEFINITIONS Sec. 4; see ties.h).
 //
 // Average precision with failures as the positive class and -score as the
 // ranking (Ding et al. 2020, Table 1): at every distinct threshold t, taken

@@ -1,4 +1,4 @@
-// Empirical influence functions of every metric (SPEC Sec. 11), after one
+// Empirical influence functions of every metric (DEFINITIONS Sec. 11), after one
 // sort of the scores (and, for the oracle of E-AURC / NAURC, one of the
 // losses).
 //

@@ -1,4 +1,4 @@
-// The oracle ordering and the excess metrics built on it (SPEC Sec. 4).
+// The oracle ordering and the excess metrics built on it (DEFINITIONS Sec. 4).
 //
 // The oracle ranks samples by loss: the lowest loss most confident, the
 // highest loss least confident, in a strict order (every sample its own

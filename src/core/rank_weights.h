@@ -1,4 +1,4 @@
-// Rank weights of the AURC estimators (Zhou et al. 2025; SPEC Sec. 2).
+// Rank weights of the AURC estimators (Zhou et al. 2025; DEFINITIONS Sec. 2).
 //
 // Every estimator except the trapezoid rule is a rank-weighted risk
 //   AURC = (1 / n) sum_i w_i loss_i,

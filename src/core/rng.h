@@ -1,4 +1,4 @@
-// A small, fast random number generator for the bootstrap draws (SPEC
+// A small, fast random number generator for the bootstrap draws (DEFINITIONS
 // Sec. 11), with one independent stream per replicate so the draws do not
 // depend on how replicates are spread over threads.
 //

@@ -1,5 +1,5 @@
 // Confidence scores and per-sample losses from a classifier's outputs
-// (SPEC Sec. 5; Zhou et al. 2025, Table S2; Traub et al. 2024, App. A.2.1).
+// (DEFINITIONS Sec. 5; Zhou et al. 2025, Table S2; Traub et al. 2024, App. A.2.1).
 //
 // Matrices are column-major with n rows (samples) and K columns (classes),
 // as R stores them: element (i, k) at x[i + k * n]. Arrays of S members

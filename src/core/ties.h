@@ -1,4 +1,4 @@
-// Tie groups of a score vector, and the rank statistics of SPEC Sec. 1.
+// Tie groups of a score vector, and the rank statistics of DEFINITIONS Sec. 1.
 //
 // presort() sorts the scores once (ascending) and keeps the sorted keys with
 // the original positions; a tie group is a run of equal keys. Metrics read

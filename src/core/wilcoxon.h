@@ -1,5 +1,5 @@
 // Wilcoxon signed-rank test on paired values, and Holm's adjustment
-// (SPEC Sec. 7). Both follow the conventions of R's stats package exactly:
+// (DEFINITIONS Sec. 7). Both follow the conventions of R's stats package exactly:
 //
 // signed_rank_test(x, y, m, alternative, correct) is
 //   stats::wilcox.test(x, y, paired = TRUE, alternative =, correct =)

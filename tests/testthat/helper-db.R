@@ -1,4 +1,4 @@
-# Database engines for the tests of SPEC Sec. 12.
+# Database engines for the tests of DEFINITIONS Sec. 12.
 #
 # SQLite is embedded (RSQLite). PostgreSQL: a real server that this helper
 # starts once per test run with initdb/pg_ctl in a private temporary

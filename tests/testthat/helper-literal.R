@@ -1,4 +1,4 @@
-# The literal O(n^2) definitions of SPEC.md, written as directly as possible
+# The literal O(n^2) definitions of inst/DEFINITIONS.md, written as directly as possible
 # and independent of the package code. Every sample i counts w[i] times.
 
 harmonic <- function(m) if (m <= 0) 0 else sum(1 / seq_len(m))
@@ -49,7 +49,7 @@ literal_aurc_sele <- function(s, l, w = rep(1, length(s))) {
   total / n^2
 }
 
-# Selective risk curve at every distinct threshold, descending (SPEC Sec. 3)
+# Selective risk curve at every distinct threshold, descending (DEFINITIONS Sec. 3)
 literal_rc <- function(s, l, w = rep(1, length(s))) {
   n <- sum(w)
   thr <- sort(unique(s[w > 0]), decreasing = TRUE)
@@ -199,7 +199,7 @@ traub_toy_example <- function() {
 }
 
 # ---- bootstrap ranking (issue 5) --------------------------------------------
-# Literal definitions used by test-ranking.R (SPEC Secs. 1, 4, 7).
+# Literal definitions used by test-ranking.R (DEFINITIONS Secs. 1, 4, 7).
 
 # Trapezoid AUGRC, (1/n^2) sum_i (mid_i - 1/2) loss_i with mid the mid rank
 literal_ranking_augrc <- function(s, l) {
@@ -240,8 +240,8 @@ literal_kendall_tau_b <- function(x, y) {
   conc / sqrt(tx * ty)
 }
 
-# ---- Calibration (issue 6): literal definitions of SPEC Sec. 8 -------------
-# Written from the SPEC and the paper's description, sample by sample (or tie
+# ---- Calibration (issue 6): literal definitions of DEFINITIONS Sec. 8 -------------
+# Written from inst/DEFINITIONS.md and the paper's description, sample by sample (or tie
 # group by tie group), independent of src/core/binning.h.
 
 # Per-bin table from a bin index per sample (bins 1..k, ascending).
@@ -307,7 +307,7 @@ literal_adaptive_pass <- function(conf, w, units, z, min_remaining,
   list(bins = bins, target = target)
 }
 
-# The authors' public code as described in SPEC Sec. 8 (no weights):
+# The authors' public code as described in DEFINITIONS Sec. 8 (no weights):
 # samples in descending confidence, ties in input order; top-up takes
 # trunc(needed * n_last / n) from every other bin. Returns the bin of every
 # sample (1 = lowest confidence), or a string naming the failure.
@@ -333,7 +333,7 @@ literal_ding2020_bins <- function(conf, z = 1.645, min_remaining = 40,
   bin
 }
 
-# The tie-respecting adaptive binning of SPEC Sec. 8, with weights: tie
+# The tie-respecting adaptive binning of DEFINITIONS Sec. 8, with weights: tie
 # groups are units; the top-up takes floor(needed * n_b / W) from every
 # other bin b; each moved boundary goes to the nearest tie-group edge (the
 # nearer one to the old boundary when equally near) and coinciding

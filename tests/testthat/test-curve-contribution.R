@@ -1,4 +1,4 @@
-test_that("contributions match SPEC Sec. 4 and the metrics", {
+test_that("contributions match DEFINITIONS Sec. 4 and the metrics", {
   cc <- contribution_curve(5)
   expect_s3_class(cc, "aurc_contribution_curve")
   expect_named(cc, c("position", "aurc", "augrc", "augrc_step"))

@@ -1,4 +1,4 @@
-# The literal points of SPEC's definitions: at every distinct score t
+# The literal points of the definitions (inst/DEFINITIONS.md): at every distinct score t
 # (ascending) the flagged set is {s <= t}.
 literal_failure_points <- function(s, f, w = rep(1, length(s))) {
   keep <- w > 0

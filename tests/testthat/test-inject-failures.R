@@ -34,7 +34,7 @@ test_that("ties: the first in input order; types and missing values", {
   expect_snapshot(error = TRUE, inject_failures("a", 0, 1))
 })
 
-# Failure AUROC and AUPR, literal definitions (SPEC Sec. 4), local to this
+# Failure AUROC and AUPR, literal definitions (DEFINITIONS Sec. 4), local to this
 # worked example until the package's own functions are merged.
 local_auroc_f <- function(s, f) {
   ok <- s[f == 0]

@@ -141,7 +141,7 @@ test_that("large weights take the closed-form oracle and equal repeated rows", {
       eaurc_vec(d$score, d$loss, estimator = est, case_weights = w),
       eaurc_vec(rs, rl, estimator = est)
     )
-    # the literal O(n^2) definition (SPEC Sec. 4) on the repeated rows
+    # the literal O(n^2) definition (DEFINITIONS Sec. 4) on the repeated rows
     expect_rel_equal(
       eaurc_vec(d$score, d$loss, estimator = est, case_weights = w),
       literal_aurc(rs, rl, estimator = est) -
@@ -149,7 +149,7 @@ test_that("large weights take the closed-form oracle and equal repeated rows", {
       tol = 1e-10
     )
   }
-  # fractional weights: the unit split of SPEC Sec. 4 with a remainder
+  # fractional weights: the unit split of DEFINITIONS Sec. 4 with a remainder
   wf <- w + 0.5
   for (est in estimators) {
     expect_rel_equal(

@@ -30,7 +30,7 @@ test_that("the threaded sort agrees with order() and the literal AURC", {
   n <- 2^16 + 5
   score <- round(stats::rnorm(n), 2)
   loss <- stats::runif(n)
-  # the trapezoid-free alpha estimator by its literal definition (SPEC
+  # the trapezoid-free alpha estimator by its literal definition (DEFINITIONS
   # Sec. 2): the mean over thresholds of the selective risk, tie groups
   # accepted together
   o <- order(-score)

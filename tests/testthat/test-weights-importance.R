@@ -139,7 +139,7 @@ test_that("intervals under importance weights cover the shifted target's value",
     covered[r, ] <- ci$.lower <= truth & truth <= ci$.upper
   }
   coverage <- colMeans(covered)
-  # SPEC's band for 1000 data sets (measured: 94.4%, 94.7%, 94.7%)
+  # the band of DEFINITIONS Sec. 11 for 1000 data sets (measured: 94.4%, 94.7%, 94.7%)
   expect_true(all(coverage >= 0.935 & coverage <= 0.965),
               label = paste(round(100 * coverage, 1), collapse = "%, "))
 })
