@@ -218,13 +218,7 @@ ci_p_value <- function(d, d0, type, iv) {
 ci_warn_undefined_estimates <- function(est, call) {
   for (m in colnames(est)) {
     if (!any(is.nan(est[, m]) | is.na(est[, m]))) next
-    if (m %in% c("naurc", "prr")) {
-      warn_ratio_undefined(m, call = call)
-    } else if (m %in% binary_metrics) {
-      warn_one_class(m, call = call)
-    } else {
-      warn_no_data(call = call)
-    }
+    warn_metric_undefined(m, call = call)
   }
 }
 

@@ -632,13 +632,11 @@ coverage_at_risk_interval <- function(input, risk, estimate, z) {
 # NA (with the metric's classed warning) where a metric is undefined.
 ci_undefined <- function(metrics, est, call) {
   for (j in which(is.nan(est) | is.na(est))) {
-    if (metrics[j] %in% c("naurc", "prr")) {
-      warn_ratio_undefined(metrics[j], call = call)
-    } else if (metrics[j] %in% c(binary_metrics, "ece")) {
-      warn_one_class(metrics[j], call = call)
-    } else if (metrics[j] %in% ci_calibration_metrics) {
-      warn_no_data(call = call)
-    }
+    # the selective metrics' only other undefined case, no data, has had
+    # its warning
+    warn_metric_undefined(metrics[j], call = call,
+      no_data = metrics[j] %in% ci_calibration_metrics
+    )
   }
   est[is.nan(est)] <- NA_real_
   est

@@ -636,13 +636,3 @@ autoplot.aurc_comparison <- function(object, ...) {
   p
 }
 
-# Whether a larger value of a metric is better ("maximize") or worse
-# ("minimize"): the registry's direction, and for the calibration metrics
-# of compare_scores() (not in the registry) their own: every calibration
-# error and the CORP score and miscalibration are to be small, CORP's
-# discrimination large.
-metric_direction <- function(name) {
-  info <- metric_registry[[name]]
-  if (!is.null(info)) return(info$direction)
-  if (name %in% c("corp_dsc")) "maximize" else "minimize"
-}

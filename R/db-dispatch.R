@@ -1,5 +1,5 @@
 # Where the data-frame forms hand over to the database and score-table
-# forms (SPEC Sec. 12). The in-memory path is untouched: the registry's
+# forms (DEFINITIONS Sec. 12). The in-memory path is untouched: the registry's
 # data-frame form (metric_df_form()), `selective_metrics()`, `rc_curve()`
 # and the calibration data-frame forms call these first when `data` is a
 # dbplyr lazy table (`tbl_sql`) or an `aurc_score_table`.
@@ -31,7 +31,7 @@ metric_form_remote <- function(data, name, columns, opts, na_rm, call) {
   out <- db_long(values, name, metric_estimator_label(name, opts),
     db_value_groups(values)
   )
-  if (metric_info(name)$coverage) out$.coverage <- values$.coverage
+  if (metric_entry(name)$coverage) out$.coverage <- values$.coverage
   out
 }
 

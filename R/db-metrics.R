@@ -1,4 +1,4 @@
-# The metrics of SPEC Sec. 2 and 4 on a lazy database table (SPEC Sec. 12).
+# The metrics of DEFINITIONS Sec. 2 and 4 on a lazy database table (DEFINITIONS Sec. 12).
 #
 # Internal API (the one entry point, also for a metric registry):
 #   metric_db(data, metrics, columns, options, call) -> values # nolint
@@ -360,14 +360,27 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       trapezoid = s / N
     )
   }
+  group_rows <- function(i) {
+    rows <- rep(TRUE, nrow(optimum))
+    for (g in groups) {
+      rows <- rows & vapply(optimum[[g]], identical, logical(1), res[[g]][i])
+    }
+    rows
+  }
   oracle_value <- function() {
     vapply(seq_len(nrow(res)), function(i) {
-      rows <- rep(TRUE, nrow(optimum))
-      for (g in groups) {
-        rows <- rows & vapply(optimum[[g]], identical, logical(1), res[[g]][i])
-      }
+      rows <- group_rows(i)
       oracle_from_losses(optimum$loss[rows], optimum$n[rows], est)
     }, numeric(1))
+  }
+  # a constant loss leaves NAURC and PRR undefined; tested on the distinct
+  # losses (the rows of the per-loss table), not on a denominator that
+  # rounding leaves a hair above 0 (a loss of 0.7 everywhere)
+  varying_loss <- function() {
+    vapply(seq_len(nrow(res)), function(i) {
+      rows <- group_rows(i)
+      sum(num(optimum$n[rows]) > 0) > 1
+    }, logical(1))
   }
   mean_loss <- L / N
   augrc_trap <- function() num(res$.augrc) / (2 * N^2)
@@ -395,7 +408,9 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       prr = {
         star <- oracle_value()
         denom <- mean_loss - star
-        v <- ifelse(denom > 0, (aurc_value() - star) / denom, NaN)
+        v <- ifelse(denom > 0 & varying_loss(),
+          (aurc_value() - star) / denom, NaN
+        )
         if (m == "prr") 1 - v else v
       },
       auarc = 1 - aurc_value(),
@@ -408,11 +423,7 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       undefined <- undefined | (!na & !empty & (!(L > 0) | !(N - L > 0)))
     }
     if (any(undefined)) {
-      if (m %in% c("naurc", "prr")) {
-        warn_ratio_undefined(m, call = call)
-      } else if (m %in% binary_metrics) {
-        warn_one_class(m, call = call)
-      }
+      warn_metric_undefined(m, call = call, no_data = FALSE)
       v[undefined] <- NA_real_
     }
     out[[m]] <- v

@@ -2,11 +2,6 @@
 # NA rule, then evaluate the requested metrics on one sort of the scores in
 # C++ (src/rcpp_metrics.cpp). Each public metric is a thin wrapper.
 
-# Metrics defined only for 0/1 failures.
-binary_metrics <- c(
-  "failure_auroc", "failure_aupr", "eaugrc", "fpr_at_tpr", "achievable_aurc"
-)
-
 # `metrics`: names understood by metrics_impl(). Returns the values (NA
 # where undefined, with a classed warning) in the order of `metrics`, with
 # the coverage achieved by risk_at_coverage as attribute "coverage".
@@ -30,10 +25,10 @@ compute_metrics <- function(score, loss, metrics, na_rm, case_weights, call,
   )
   out <- res$values
   for (j in which(is.nan(out))) {
-    if (metrics[j] %in% c("naurc", "prr")) {
-      warn_ratio_undefined(metrics[j], call = call)
-    } else if (metrics[j] %in% c(binary_metrics, "augrc_identity")) {
+    if (metrics[j] == "augrc_identity") {
       warn_one_class(metrics[j], call = call)
+    } else {
+      warn_metric_undefined(metrics[j], call = call, no_data = FALSE)
     }
     out[j] <- NA_real_
   }

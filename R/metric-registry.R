@@ -6,7 +6,7 @@
 #
 # Internal API (for the forms, present and future):
 # * metric_names()                      all metric names, in registry order
-# * metric_info(name)                   the entry of one metric (see below)
+# * metric_entry(name)                   the entry of one metric (see below)
 # * metric_option_info(option)          default and validator of an option
 # * check_metric_options(names, values, call)
 #                                       validates the options the metrics use
@@ -43,15 +43,24 @@
 # * label      a function of the options giving `.estimator`
 # * range      the range of values for 0/1 losses (yardstick's `range`)
 # * coverage   TRUE when the data-frame form reports `.coverage`
+# * undefined  what makes the value NA with a classed warning
+#              (warn_metric_undefined()): "ratio" (a constant loss: the
+#              denominator of NAURC and PRR is 0), "one_class" (the default
+#              of "failure" metrics: no failure or no correct prediction),
+#              "no_data" (the default of the others: no row left)
 
 new_metric_entry <- function(name, title, direction, input, options = NULL,
                              label, range, binary_if = NULL,
-                             coverage = FALSE, kernel = name) {
+                             coverage = FALSE, kernel = name,
+                             undefined = NULL) {
+  if (is.null(undefined)) {
+    undefined <- if (input == "failure") "one_class" else "no_data"
+  }
   list(
     name = name, kernel = kernel, title = title, direction = direction,
     input = input,
     options = as.character(options), label = label, range = range,
-    binary_if = binary_if, coverage = coverage
+    binary_if = binary_if, coverage = coverage, undefined = undefined
   )
 }
 
@@ -91,7 +100,8 @@ metric_registry <- list(
   naurc = new_metric_entry(
     "naurc", "NAURC",
     direction = "minimize", input = "loss", options = "estimator",
-    label = function(o) o$estimator, range = c(-Inf, Inf)
+    label = function(o) o$estimator, range = c(-Inf, Inf),
+    undefined = "ratio"
   ),
   risk_at_coverage = new_metric_entry(
     "risk_at_coverage", "risk at coverage",
@@ -149,10 +159,15 @@ metric_registry <- list(
     "prr", "PRR",
     direction = "maximize", input = "quality", options = "max_rejection",
     label = function(o) paste0("max_rejection=", format(o$max_rejection)),
-    range = c(-Inf, 1),
+    range = c(-Inf, 1), undefined = "ratio",
     kernel = function(o) kernel_name("prr", o$max_rejection)
   )
 )
+
+# The metrics defined only for 0/1 failures (input "failure").
+binary_metrics <- names(Filter(
+  function(e) e$input == "failure", metric_registry
+))
 
 # "name@p1,p2": a kernel name with its parameters, written so that the C++
 # side reads back the same doubles (src/core/metric_name.h).
@@ -234,14 +249,6 @@ metric_option_registry <- list(
 
 metric_names <- function() names(metric_registry)
 
-metric_info <- function(name) {
-  info <- metric_registry[[name]]
-  if (is.null(info)) {
-    abort_aurc("Unknown metric {.val {name}}.", .internal = TRUE)
-  }
-  info
-}
-
 metric_option_info <- function(option) metric_option_registry[[option]]
 
 # Validates the options that `names` use. `values` is a named list; an
@@ -250,7 +257,7 @@ metric_option_info <- function(option) metric_option_registry[[option]]
 # option (unused ones as given or at their defaults). Options named in
 # `always` are validated even when no metric uses them.
 check_metric_options <- function(names, values, call, always = NULL) {
-  used <- c(always, unlist(lapply(names, function(m) metric_info(m)$options)))
+  used <- c(always, unlist(lapply(names, function(m) metric_entry(m)$options)))
   # every option at its default as checked once per session; then the
   # options a metric uses, and the options given, checked now (a given
   # option is checked even when no metric uses it, so that a malformed
@@ -285,10 +292,10 @@ checked_option_defaults <- function() {
   option_defaults$all
 }
 
-metric_estimator_label <- function(name, opts) metric_info(name)$label(opts)
+metric_estimator_label <- function(name, opts) metric_entry(name)$label(opts)
 
 metric_needs_failure <- function(name, opts) {
-  info <- metric_info(name)
+  info <- metric_entry(name)
   info$input == "failure" ||
     (!is.null(info$binary_if) && isTRUE(info$binary_if(opts)))
 }
@@ -298,7 +305,7 @@ metric_needs_failure <- function(name, opts) {
 # Evaluates the metrics `metrics` on every group in one C++ call
 # (metrics_grouped_impl()). `rows`: NULL for one group of all rows, or a list
 # of row indices per group (as data_groups() gives). Columns are validated
-# once, as prepare_metric_input() does for one vector; the NA rule of SPEC
+# once, as prepare_metric_input() does for one vector; the NA rule of DEFINITIONS
 # Sec. 10 applies per group. Returns `values` (groups x metrics) and
 # `coverage` (the coverage risk_at_coverage achieved, per group). Warnings
 # (no data, one class, NAURC undefined) are raised per group, as the `_vec`
@@ -348,19 +355,17 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
       drop = FALSE
     ]
     for (k in seq_len(nrow(undefined))) {
-      metric <- metrics[undefined[k, 2]]
-      if (metric %in% c("naurc", "prr")) {
-        warn_ratio_undefined(metric, call = call)
-      } else if (metric_info(metric)$input == "failure") {
-        warn_one_class(metric, call = call)
-      }
+      # (a group with no data has had its warning above)
+      warn_metric_undefined(metrics[undefined[k, 2]], call = call,
+        no_data = FALSE
+      )
     }
     values[is.nan(values)] <- NA_real_
   }
   list(values = values, coverage = coverage)
 }
 
-# Rows ordered by group, with the NA rule of SPEC Sec. 10 applied per group.
+# Rows ordered by group, with the NA rule of DEFINITIONS Sec. 10 applied per group.
 # `cols`: a named list of equal-length vectors (converted to double unless
 # `as_double = FALSE`; an empty `case_weights` means none); `rows`: NULL
 # (one group of all rows) or the row indices of every group. A row missing a
@@ -441,7 +446,7 @@ any_na <- function(x, threads = 1L) {
 # case_weights), so the exported function only declares its formals.
 metric_vec_form <- function(.name, ..., .env = rlang::caller_env()) {
   check_dots(..., call = .env)
-  info <- metric_info(.name)
+  info <- metric_entry(.name)
   opts <- form_options(info, .env)
   loss_arg <- form_loss_arg(info)
   res <- metrics_by_group(
@@ -456,7 +461,7 @@ metric_vec_form <- function(.name, ..., .env = rlang::caller_env()) {
 # data frame in one C++ call, one tibble at the end.
 metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
   check_dots(..., call = .env)
-  info <- metric_info(.name)
+  info <- metric_entry(.name)
   opts <- form_options(info, .env)
   loss_arg <- form_loss_arg(info)
   data <- .env$data
@@ -543,7 +548,7 @@ metric_tibble <- function(keys, metrics, labels, values) {
 # (required ones without), `na_rm = FALSE`, `case_weights = NULL`. The
 # tests compare every exported form with these.
 metric_form_formals <- function(name, data = TRUE) {
-  info <- metric_info(name)
+  info <- metric_entry(name)
   args <- list(score = rlang::missing_arg())
   args[[form_loss_arg(info)]] <- rlang::missing_arg()
   args["..."] <- list(rlang::missing_arg())

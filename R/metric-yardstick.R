@@ -147,7 +147,7 @@ prob_score_types <- c("msp", "margin", "neg_entropy", "neg_gini")
 # a registry metric. The body only forwards to prob_metric_eval(), which
 # reads the arguments from the frame.
 new_prob_metric_form <- function(name, vec = FALSE) {
-  info <- metric_info(name)
+  info <- metric_entry(name)
   first <- if (vec) c("truth", "estimate") else c("data", "truth")
   args <- rep(list(rlang::missing_arg()), 3)
   names(args) <- c(first, "...")
@@ -170,7 +170,7 @@ new_prob_metric_form <- function(name, vec = FALSE) {
 
 prob_metric_eval <- function(.name, .vec, ..., .env = rlang::caller_env()) {
   call <- .env
-  info <- metric_info(.name)
+  info <- metric_entry(.name)
   metric <- paste0(.name, "_prob")
   cols <- prob_metric_columns(.vec, .env, ..., call = call)
   opts <- prob_metric_options(info, .env, call)

@@ -1,4 +1,4 @@
-# Bootstrap ranking (SPEC Sec. 7): ranks per replicate, their aggregation,
+# Bootstrap ranking (DEFINITIONS Sec. 7): ranks per replicate, their aggregation,
 # the one-sided signed-rank tests with their adjustment, and the
 # aurc_ranking object.
 
@@ -31,7 +31,20 @@ rank_one_metric <- function(values, higher_better, full, opts, metric,
   ord <- order(mean_rank, median_rank)
   position <- integer(n_methods)
   position[ord] <- seq_len(n_methods)
-  if (is.null(full)) full <- rep(NA_real_, n_methods)
+  if (is.null(full)) {
+    full <- rep(NA_real_, n_methods)
+  } else if (any(is.nan(full) | is.na(full))) {
+    # undefined on the data itself (one class, a constant loss): NA, said
+    full[is.nan(full)] <- NA_real_
+    warn_aurc(
+      c(
+        "Metric {.val {metric}} is undefined on the full data of
+         {.val {methods[is.na(full)]}}; its {.field full_value} is {.val {NA}}.",
+        i = why
+      ),
+      class = "aurc_warning_ranking_missing"
+    )
+  }
   ranking <- tibble::tibble(
     metric = metric, method = methods[ord], rank = seq_len(n_methods),
     mean_rank = mean_rank[ord], median_rank = median_rank[ord],
@@ -76,12 +89,24 @@ rank_one_metric <- function(values, higher_better, full, opts, metric,
   )
 }
 
-# Why a metric can be missing in a replicate (the hint of the warning).
+# Why a metric can be missing in a replicate (the hint of the warning),
+# from the registry's `undefined`.
 missing_hint <- function(kernel_id) {
-  if (identical(kernel_id, "naurc")) {
-    "NAURC is missing when every loss of a replicate is the same."
+  undefined <- if (rlang::is_string(kernel_id) &&
+    kernel_id %in% metric_catalog_names()) {
+    metric_entry(kernel_id)$undefined
   } else {
+    "one_class"
+  }
+  if (identical(undefined, "ratio")) {
+    paste(
+      metric_entry(kernel_id)$title,
+      "is missing when every loss of a replicate is the same."
+    )
+  } else if (identical(undefined, "one_class")) {
     "A binary metric is missing when a replicate holds only one class."
+  } else {
+    "A metric is missing when a replicate leaves it undefined."
   }
 }
 

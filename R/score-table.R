@@ -439,11 +439,7 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   for (m in metrics) {
     bad <- is.nan(vals[, m])
     if (any(bad)) {
-      if (m %in% c("naurc", "prr")) {
-        warn_ratio_undefined(m, call = call)
-      } else if (m %in% binary_metrics) {
-        warn_one_class(m, call = call)
-      }
+      warn_metric_undefined(m, call = call, no_data = FALSE)
       vals[bad, m] <- NA_real_
     }
   }

@@ -206,7 +206,7 @@ test_that("metrics are the same for case weights at any scale", {
   # E-AURC, NAURC and PRR with the exact optimum treat weights as counts
   # of copies (a strict oracle order), so they are not invariant to scaling
   for (m in setdiff(aurc:::metric_names(), c("eaurc", "naurc", "prr"))) {
-    info <- aurc:::metric_info(m)
+    info <- aurc:::metric_entry(m)
     loss <- if (info$input == "failure") f else l
     base <- selective_metrics_vec(s, loss, metrics = m, case_weights = w,
       coverage = 0.5, risk = 0.3, coverage_range = c(0.2, 0.9)

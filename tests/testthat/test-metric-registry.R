@@ -13,7 +13,7 @@ test_that("registry entries are complete and known to the C++ engine", {
   reg <- aurc:::metric_registry
   expect_identical(names(reg), aurc:::metric_names())
   for (name in names(reg)) {
-    info <- aurc:::metric_info(name)
+    info <- aurc:::metric_entry(name)
     expect_true(info$direction %in% c("minimize", "maximize"))
     expect_true(info$input %in% c("loss", "failure", "quality"))
     expect_true(all(info$options %in% names(aurc:::metric_option_registry)))
@@ -26,7 +26,7 @@ test_that("registry entries are complete and known to the C++ engine", {
     )
     expect_true(is.finite(res$values))
   }
-  expect_error(aurc:::metric_info("auc"), class = "aurc_error")
+  expect_error(aurc:::metric_entry("auc"), class = "aurc_error")
   lower_better <- c(
     "aurc", "augrc", "eaurc", "eaugrc", "naurc", "risk_at_coverage",
     "partial_aurc", "partial_augrc", "fpr_at_tpr", "achievable_aurc"

@@ -1,0 +1,238 @@
+# The catalog of every metric: the selective metrics of the registry
+# (R/metric-registry.R) and the metrics kept outside it, the balanced ones
+# of fd-shifts and the calibration errors. It is the one place that says,
+# for every metric, what it reads, in which direction it is better, what an
+# undefined value gets, and which forms exist; `metric_info()` shows it to
+# users, the forms read it (through the functions below), and
+# test-conformance.R checks every cell it claims.
+#
+# Internal API:
+# * metric_entry(name)            the catalog entry of any metric
+# * metric_direction(name)        "minimize" or "maximize"
+# * warn_metric_undefined(m, call)  the classed warning of an undefined value
+# * metric_forms(name)            the forms of one metric (a named logical)
+
+# Entries of the metrics outside the registry. Fields as in the registry
+# (new_metric_entry()), with `family`:
+#   "balanced"     the loss must be 0/1 and the classes are given (`truth`)
+#   "calibration"  the score is a confidence in [0, 1] and the input is the
+#                  correctness (1 = right); the engines read the failure
+#                  indicator 1 - correct
+new_catalog_entry <- function(name, title, family, direction, input,
+                              options = NULL, undefined = "no_data") {
+  list(
+    name = name, title = title, family = family, direction = direction,
+    input = input, options = as.character(options), undefined = undefined
+  )
+}
+
+metric_catalog_more <- list(
+  aurc_ba = new_catalog_entry("aurc_ba", "balanced AURC", "balanced",
+    "minimize", "failure", undefined = "one_class"
+  ),
+  augrc_ba = new_catalog_entry("augrc_ba", "balanced AUGRC", "balanced",
+    "minimize", "failure", undefined = "one_class"
+  ),
+  ece = new_catalog_entry("ece", "expected calibration error",
+    "calibration", "minimize", "correct",
+    options = c("binning", "n_bins"), undefined = "one_class"
+  ),
+  mce = new_catalog_entry("mce", "maximum calibration error", "calibration",
+    "minimize", "correct", options = c("binning", "n_bins")
+  ),
+  debiased_l2_ce = new_catalog_entry("debiased_l2_ce",
+    "debiased l2 calibration error", "calibration", "minimize", "correct",
+    options = c("binning", "n_bins")
+  ),
+  smooth_ece = new_catalog_entry("smooth_ece", "smooth ECE", "calibration",
+    "minimize", "correct", options = c("sigma", "smooth_method")
+  ),
+  corp_mean_score = new_catalog_entry("corp_mean_score", "CORP mean score",
+    "calibration", "minimize", "correct", options = "corp_score"
+  ),
+  corp_mcb = new_catalog_entry("corp_mcb", "CORP miscalibration",
+    "calibration", "minimize", "correct", options = "corp_score"
+  ),
+  corp_dsc = new_catalog_entry("corp_dsc", "CORP discrimination",
+    "calibration", "maximize", "correct", options = "corp_score"
+  ),
+  corp_unc = new_catalog_entry("corp_unc", "CORP uncertainty",
+    "calibration", "minimize", "correct", options = "corp_score"
+  ),
+  ici = new_catalog_entry("ici", "integrated calibration index",
+    "calibration", "minimize", "correct", options = "span"
+  ),
+  e50 = new_catalog_entry("e50", "median calibration error",
+    "calibration", "minimize", "correct", options = "span"
+  ),
+  e90 = new_catalog_entry("e90", "90th percentile calibration error",
+    "calibration", "minimize", "correct", options = "span"
+  ),
+  emax = new_catalog_entry("emax", "maximum smoothed calibration error",
+    "calibration", "minimize", "correct", options = "span"
+  ),
+  calibration_slope = new_catalog_entry("calibration_slope",
+    "calibration slope", "calibration", "target_1", "correct",
+    options = "eps"
+  ),
+  calibration_intercept = new_catalog_entry("calibration_intercept",
+    "calibration intercept (calibration-in-the-large)", "calibration",
+    "target_0", "correct", options = "eps"
+  )
+)
+
+# The metrics outside the registry whose data-frame forms compute on lazy
+# database tables: the balanced ones (balanced_remote(),
+# R/metric-balanced-db.R) and two calibration errors
+# (calibration_metric_remote(), R/db-dispatch.R); the others say to
+# collect first.
+db_more_metrics <- c("aurc_ba", "augrc_ba", "ece", "mce")
+
+metric_catalog_names <- function() {
+  c(metric_names(), names(metric_catalog_more))
+}
+
+# The entry of any metric of the catalog (a classed internal error for an
+# unknown name: callers validate user input first).
+metric_entry <- function(name) {
+  info <- metric_registry[[name]]
+  if (!is.null(info)) {
+    info$family <- "selective"
+    return(info)
+  }
+  info <- metric_catalog_more[[name]]
+  if (is.null(info)) {
+    abort_aurc("Unknown metric {.val {name}}.", .internal = TRUE)
+  }
+  info
+}
+
+# "minimize" or "maximize": which way is better. The calibration slope and
+# intercept have a target (1 and 0) rather than a direction; compared by
+# their distance to it they are "minimize".
+metric_direction <- function(name) {
+  d <- metric_entry(name)$direction
+  if (d %in% c("minimize", "maximize")) d else "minimize"
+}
+
+# The classed warning of a metric whose value is undefined on the data:
+# NAURC and PRR of a constant loss (the ratio's denominator is 0), the
+# metrics that need both failures and correct predictions when one class is
+# missing, and otherwise "no data". Every form calls this one function, so
+# a metric's undefined value reads the same everywhere. `no_data = FALSE`:
+# no warning for the metrics whose only undefined case is "no data" (the
+# caller has warned about empty groups already).
+warn_metric_undefined <- function(metric, call = rlang::caller_env(),
+                                  no_data = TRUE) {
+  info <- if (metric %in% metric_catalog_names()) metric_entry(metric)
+  undefined <- if (is.null(info)) "no_data" else info$undefined
+  switch(undefined,
+    ratio = warn_ratio_undefined(metric, call = call),
+    one_class = warn_one_class(metric, call = call),
+    if (no_data) warn_no_data(call = call)
+  )
+  invisible()
+}
+
+# The forms one metric has, as the functions that compute them dispatch:
+# each cell is read from the list that form itself checks against, so the
+# table cannot claim a form the code refuses (test-conformance.R runs
+# every TRUE cell and checks that every FALSE one is a classed error).
+metric_forms <- function(name) {
+  exports <- getNamespaceExports("aurc")
+  registry <- name %in% metric_names()
+  c(
+    vec = paste0(name, "_vec") %in% exports,
+    data_frame = name %in% exports,
+    prob = paste0(name, "_prob") %in% exports,
+    selective_metrics = registry,
+    analytic_interval = name %in% ci_metrics &&
+      !name %in% c(ci_bootstrap_only, without_influence(name, list())),
+    bootstrap_interval = name %in% ci_metrics,
+    compare_scores = name %in% ci_metrics,
+    bootstrap_ranking = registry,
+    selective_power = name %in% power_metrics,
+    database = registry || name %in% db_more_metrics
+  )
+}
+
+#' What every metric reads, its direction and its forms
+#'
+#' One row per metric of the package: what its input is, which way is
+#' better, the options it takes, and which forms compute it. The table is
+#' read from the lists the forms themselves check their `metrics` against,
+#' so a form marked `TRUE` accepts the metric and one marked `FALSE` refuses
+#' it with a classed error.
+#'
+#' @param metrics `NULL` (every metric) or a character vector of metric
+#'   names.
+#' @return A tibble with one row per metric:
+#'   * `metric`, `title`;
+#'   * `family`: `"selective"` (the registry of [selective_metrics()]),
+#'     `"balanced"` (needs the classes, `truth`) or `"calibration"` (the
+#'     score is a confidence in `[0, 1]`);
+#'   * `input`: what the second column is: `"loss"` (any finite
+#'     non-negative loss, 0 = none), `"failure"` (a 0/1 loss), `"quality"`
+#'     (in `[0, 1]`, higher is better, e.g. an LLM answer's ROUGE) or
+#'     `"correct"` (1 = the prediction was right);
+#'   * `direction`: `"minimize"` or `"maximize"` (as yardstick's), or
+#'     `"target_1"`/`"target_0"` for the calibration slope and intercept;
+#'   * `options`: the options it takes (a list column of names);
+#'   * `undefined`: what makes its value `NA` with a classed warning:
+#'     `"ratio"` (a constant loss: NAURC, PRR), `"one_class"` (no failure
+#'     or no correct prediction), `"no_data"` (no row left);
+#'   * one logical column per form: `vec` (`NAME_vec()`), `data_frame`
+#'     (`NAME()`), `prob` (`NAME_prob()` from class probabilities),
+#'     `selective_metrics`, `analytic_interval` and `bootstrap_interval`
+#'     ([selective_ci()]), `compare_scores`, `bootstrap_ranking`,
+#'     `selective_power`, `database` (lazy database tables).
+#' @seealso [selective_metrics()], [selective_ci()], [bootstrap_ranking()]
+#' @export
+#' @examples
+#' metric_info()
+#' metric_info(c("aurc", "ece"))
+metric_info <- function(metrics = NULL) {
+  all <- metric_catalog_names()
+  if (is.null(metrics)) {
+    metrics <- all
+  } else {
+    if (!is.character(metrics) || anyNA(metrics)) {
+      abort_aurc(
+        c(
+          "{.arg metrics} must be a character vector of metric names.",
+          x = "It is {.obj_type_friendly {metrics}}."
+        ),
+        class = "aurc_error_type"
+      )
+    }
+    bad <- setdiff(metrics, all)
+    if (length(bad)) {
+      abort_aurc(
+        c(
+          "{.arg metrics} must name metrics of aurc.",
+          x = "Unknown: {.val {bad}}.",
+          i = "{.code metric_info()} lists them all."
+        ),
+        class = "aurc_error_value"
+      )
+    }
+  }
+  entries <- lapply(metrics, metric_entry)
+  field <- function(f) vapply(entries, function(e) e[[f]], character(1))
+  forms <- do.call(rbind, lapply(metrics, metric_forms))
+  out <- tibble::tibble(
+    metric = metrics,
+    title = field("title"),
+    family = field("family"),
+    input = field("input"),
+    direction = field("direction"),
+    options = lapply(entries, function(e) e$options),
+    undefined = vapply(entries, metric_undefined_kind, character(1))
+  )
+  tibble::as_tibble(c(out, as.data.frame(forms)))
+}
+
+metric_undefined_kind <- function(entry) {
+  if (!is.null(entry$undefined)) return(entry$undefined)
+  "no_data"
+}
