@@ -129,16 +129,12 @@ prr_parts_impl <- function(score_count, score_loss, loss_count, loss_sum, max_re
     .Call(`_aurc_prr_parts_impl`, score_count, score_loss, loss_count, loss_sum, max_rejection)
 }
 
-ranking_kernel_metrics_impl <- function() {
-    .Call(`_aurc_ranking_kernel_metrics_impl`)
-}
-
 openmp_max_threads_impl <- function() {
     .Call(`_aurc_openmp_max_threads_impl`)
 }
 
-ranking_metrics_impl <- function(score, loss, indices, metrics, threads, progress = NULL, replicate_rows = FALSE) {
-    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, metrics, threads, progress, replicate_rows)
+ranking_metrics_impl <- function(score, loss, indices, kernels, estimator, method, optimum, coverage, risk, threads, progress = NULL, replicate_rows = FALSE) {
+    .Call(`_aurc_ranking_metrics_impl`, score, loss, indices, kernels, estimator, method, optimum, coverage, risk, threads, progress, replicate_rows)
 }
 
 signed_rank_test_impl <- function(x, y, alternative, correct) {

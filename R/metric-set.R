@@ -63,10 +63,11 @@ selective_metrics <- function(data, score, loss, metrics = default_metrics,
     rule = rule, tpr = tpr
   )
   if (is_remote_data(data)) {
-    return(selective_metrics_remote(data, list(
+    columns <- list(
       score = rlang::enquo(score), loss = rlang::enquo(loss),
       case_weights = rlang::enquo(case_weights)
-    ), spec, na_rm, call))
+    )
+    return(metric_set_remote(data, columns, spec, na_rm, call))
   }
   check_data_frame(data, call = call)
   values <- Map(
@@ -78,12 +79,10 @@ selective_metrics <- function(data, score, loss, metrics = default_metrics,
     c("score", "loss", "case_weights")
   )
   groups <- data_groups(data)
-  res <- metrics_by_group(
-    values$score, values$loss, values$case_weights, groups$rows,
-    spec$metrics, spec$options, na_rm,
-    call = call
+  values <- metric_set_values(spec, values$score, values$loss,
+    values$case_weights, groups$rows, na_rm, call
   )
-  metric_tibble(groups$keys, spec$metrics, spec$labels, res$values)
+  metric_tibble(groups$keys, spec$names, spec$labels, values)
 }
 
 #' @rdname selective_metrics
@@ -113,15 +112,29 @@ all_metrics <- metric_names()
 
 # Validates the options once (estimator, method and optimum always, a
 # target only when a metric needs it) and works out each metric's
-# `.estimator` from the registry (R/metric-registry.R).
+# `.estimator` from the registry (R/metric-registry.R). `metrics`: names,
+# or a list of names and metric_with() objects (each with its own
+# options). Returns the registry name (`metrics`), result name (`names`)
+# and label of every metric, the form's options, and `sets`: the metrics
+# that share one set of options (one evaluation each), by position.
 metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
                             risk, call, max_rejection = 1,
                             coverage_range = NULL, rule = "tie_closed",
                             tpr = 0.95) {
+  form_values <- list(
+    estimator = estimator, method = method, optimum = optimum,
+    coverage = coverage, risk = risk, max_rejection = max_rejection,
+    coverage_range = coverage_range, rule = rule, tpr = tpr
+  )
+  if (is.list(metrics) && length(metrics) > 0 &&
+    !(is.character(metrics) || is.factor(metrics))) {
+    return(metric_set_bound_spec(metrics, form_values, call))
+  }
   if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
     abort_aurc(
       paste(
-        "{.arg metrics} must be a character vector of metric names, not",
+        "{.arg metrics} must be a character vector of metric names (or a",
+        "list of names and {.fn metric_with} objects), not",
         "{.obj_type_friendly {metrics}}."
       ),
       class = "aurc_error_type", call = call
@@ -138,23 +151,123 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
     )
   }
   metrics <- unique(metrics)
-  options <- check_metric_options(
-    metrics,
-    list(
-      estimator = estimator, method = method, optimum = optimum,
-      coverage = coverage, risk = risk, max_rejection = max_rejection,
-      coverage_range = coverage_range, rule = rule, tpr = tpr
-    ),
+  options <- check_metric_options(metrics, form_values,
     call = call, always = c("estimator", "method", "optimum")
   )
   labels <- vapply(metrics, metric_estimator_label, character(1), options)
-  list(metrics = metrics, options = options, labels = unname(labels))
+  list(
+    metrics = metrics, names = metrics, options = options,
+    labels = unname(labels),
+    sets = list(list(idx = seq_along(metrics), options = options))
+  )
+}
+
+# metric_set_spec() of a list of names and metric_with() objects: the
+# plain names take the form's options, the bound ones their own.
+metric_set_bound_spec <- function(metrics, form_values, call) {
+  plain <- unlist(Filter(rlang::is_string, metrics))
+  options <- check_metric_options(intersect(plain, all_metrics), form_values,
+    call = call, always = c("estimator", "method", "optimum")
+  )
+  bound <- bind_metrics(metrics, options, call = call)
+  names_all <- vapply(bound, function(b) b$name, character(1))
+  if (anyDuplicated(names_all)) {
+    abort_aurc(
+      c(
+        "{.arg metrics} must not repeat a metric.",
+        x = "Repeated: {.val {unique(names_all[duplicated(names_all)])}}.",
+        i = "Give each a name: {.code metric_with(..., .name = \"low\")}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  # a metric_with() of default name reports the registry name, its
+  # options in `.estimator` (as a plain name does)
+  shown <- vapply(seq_along(bound), function(k) {
+    m <- metrics[[k]]
+    named <- !is.null(names(metrics)) && nzchar(names(metrics)[k])
+    if (is_metric_with(m) && !named && !isTRUE(m$name_given)) {
+      m$metric
+    } else {
+      bound[[k]]$name
+    }
+  }, character(1))
+  key <- vapply(bound, function(b) {
+    paste(deparse(b$options[c("estimator", "method", "optimum", "coverage",
+      "risk", "max_rejection", "coverage_range", "rule", "tpr")]),
+    collapse = "")
+  }, character(1))
+  keys <- unique(key)
+  sets <- lapply(keys, function(k) {
+    idx <- which(key == k)
+    list(idx = idx, options = bound[[idx[1]]]$options)
+  })
+  list(
+    metrics = vapply(bound, function(b) b$metric, character(1)),
+    names = shown, options = options,
+    labels = vapply(bound, function(b) {
+      metric_estimator_label(b$metric, b$options)
+    }, character(1)),
+    sets = sets
+  )
+}
+
+# The groups x metrics values of a spec: one evaluation per set of
+# options (one sort per set).
+metric_set_values <- function(spec, score, loss, case_weights, rows, na_rm,
+                              call) {
+  values <- NULL
+  for (set in spec$sets) {
+    res <- metrics_by_group(score, loss, case_weights, rows,
+      spec$metrics[set$idx], set$options, na_rm,
+      call = call
+    )
+    v <- res$values
+    if (!is.matrix(v)) v <- matrix(v, ncol = length(set$idx))
+    if (is.null(values)) {
+      values <- matrix(NA_real_, nrow(v), length(spec$metrics))
+    }
+    values[, set$idx] <- v
+  }
+  values
+}
+
+# The same on a lazy table: one query per set of options.
+metric_set_remote <- function(data, columns, spec, na_rm, call) {
+  if (length(spec$sets) == 1) {
+    return(selective_metrics_remote(data, columns, spec, na_rm, call))
+  }
+  parts <- lapply(spec$sets, function(set) {
+    sub <- list(
+      metrics = spec$metrics[set$idx], options = set$options,
+      labels = spec$labels[set$idx]
+    )
+    out <- selective_metrics_remote(data, columns, sub, na_rm, call)
+    out$.metric <- rep_len(spec$names[set$idx], nrow(out))
+    out$.position <- rep_len(set$idx, nrow(out))
+    out$.row <- seq_len(nrow(out))
+    out
+  })
+  out <- dplyr::bind_rows(parts)
+  keys <- setdiff(names(out),
+    c(".metric", ".estimator", ".estimate", ".position", ".row"))
+  # group-major, metrics in the order asked
+  group_id <- if (length(keys)) {
+    k <- do.call(paste, c(unname(as.list(out[keys])), sep = "\r"))
+    match(k, unique(do.call(paste, c(unname(as.list(parts[[1]][keys])),
+      sep = "\r"))))
+  } else {
+    rep(1L, nrow(out))
+  }
+  out <- out[order(group_id, out$.position), , drop = FALSE]
+  out$.position <- NULL
+  out$.row <- NULL
+  out
 }
 
 metric_set_compute <- function(spec, score, loss, na_rm, case_weights, call) {
-  res <- metrics_by_group(
-    score, loss, case_weights, NULL, spec$metrics, spec$options, na_rm,
-    call = call
+  values <- metric_set_values(spec, score, loss, case_weights, NULL, na_rm,
+    call
   )
-  metric_tibble(NULL, spec$metrics, spec$labels, res$values)
+  metric_tibble(NULL, spec$names, spec$labels, values)
 }

@@ -1,4 +1,4 @@
-# Bootstrap ranking (SPEC Sec. 7): the long input table, checked and laid
+# Bootstrap ranking (DEFINITIONS Sec. 7): the long input table, checked and laid
 # out per group as a method x case problem, the drawn replicates and the
 # replicate values from the C++ kernel.
 
@@ -304,6 +304,22 @@ ranking_passes <- function(specs) {
   any(kernel) + sum(!kernel)
 }
 
+# The C++ kernel (src/rcpp_ranking.cpp) on the metrics of `specs`
+# (ranking_metric_specs(), every one computed in C++): `indices` n x B, or
+# B x n with `replicate_rows`. Returns B x C x M values.
+ranking_kernel_values <- function(score, loss, indices, specs, threads,
+                                  progress = NULL, replicate_rows = FALSE) {
+  cpp <- lapply(specs, function(s) s$cpp)
+  field <- function(f, type) vapply(cpp, function(x) x[[f]], type)
+  ranking_metrics_impl(
+    score, loss, indices,
+    field("kernel", character(1)), field("estimator", character(1)),
+    field("method", character(1)), field("optimum", character(1)),
+    field("coverage", numeric(1)), field("risk", numeric(1)),
+    threads, progress, replicate_rows
+  )
+}
+
 # Replicate values (list by metric of times x K matrices, averaged over
 # runs) and full-data values (list by metric of K vectors). `bar`: a
 # progress bar (progress_bar()) at `done` steps, or NULL.
@@ -318,16 +334,13 @@ ranking_values <- function(problem, specs, idx, threads, bar = NULL,
   full_col <- per_col
   if (any(kernel)) {
     kn <- names_all[kernel]
-    kernel_names <- vapply(specs[kernel], function(s) s$kernel_id,
-      character(1))
-    reps <- ranking_metrics_impl(
-      problem$score, problem$loss, idx, kernel_names, threads,
-      progress_callback(bar, done), replicate_rows = TRUE
+    reps <- ranking_kernel_values(problem$score, problem$loss, idx,
+      specs[kernel], threads, progress_callback(bar, done),
+      replicate_rows = TRUE
     )
     done <- done + n_reps
-    full <- ranking_metrics_impl(
-      problem$score, problem$loss, matrix(seq_len(problem$n)),
-      kernel_names, 1L
+    full <- ranking_kernel_values(problem$score, problem$loss,
+      matrix(seq_len(problem$n)), specs[kernel], 1L
     )
     for (k in seq_along(kn)) {
       per_col[[kn[k]]] <- matrix(reps[, , k], n_reps)

@@ -1,21 +1,23 @@
-# Bootstrap ranking (SPEC Sec. 7): the metrics a ranking compares and the
+# Bootstrap ranking (DEFINITIONS Sec. 7): the metrics a ranking compares and the
 # ranking options.
 
 # ---- metrics ----------------------------------------------------------------
 
 # A list of specs: name, higher_better, binary, kernel (TRUE: computed in
-# C++), fn (R function(score, loss) otherwise). Every named metric is in the
-# C++ registry (metric_registry() in src/core/bootstrap.h), which is the one
-# table of directions and binary flags.
+# C++), cpp (the kernel name and options the C++ engine reads) or fn (an R
+# function(score, loss) otherwise). A named metric is any metric of the
+# registry (R/metric-registry.R), with its default options or with the
+# options bound by metric_with(); the registry alone gives its direction
+# and whether it needs 0/1 losses.
 ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
-  kernel <- ranking_kernel_metrics_impl()
-  known <- kernel$name
-  if (is.character(metrics)) metrics <- as.list(metrics)
+  if (is.character(metrics) || is_metric_with(metrics)) {
+    metrics <- if (is.character(metrics)) as.list(metrics) else list(metrics)
+  }
   if (!is.list(metrics) || length(metrics) == 0) {
     abort_aurc(
       c(
-        "{.arg metrics} must be a character vector or a list of metric names
-         and functions.",
+        "{.arg metrics} must be a character vector or a list of metric names,
+         {.fn metric_with} objects and functions.",
         x = "It is {.obj_type_friendly {metrics}}."
       ),
       class = "aurc_error_type", call = call
@@ -26,24 +28,28 @@ ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
   specs <- vector("list", length(metrics))
   for (k in seq_along(metrics)) {
     m <- metrics[[k]]
-    if (rlang::is_string(m)) {
-      if (m %in% kernel$name) {
-        row <- kernel[kernel$name == m, ]
-        specs[[k]] <- list(
-          name = m, higher_better = row$higher_better, binary = row$binary,
-          kernel = TRUE, kernel_id = m, fn = NULL
-        )
-      } else {
-        abort_aurc(
-          c(
-            "{.arg metrics} must name metrics of aurc.",
-            x = "Unknown metric: {.val {m}}.",
-            i = "Known metrics: {.val {known}}.",
-            i = "Give a metric of your own as a named function in a list."
-          ),
-          class = "aurc_error_value", call = call
-        )
-      }
+    if (rlang::is_string(m) && m %in% names(ranking_aliases)) {
+      alias <- ranking_aliases[[m]]
+      m <- do.call(metric_with, c(list(alias$metric), alias$options,
+        list(.name = m)
+      ))
+    }
+    if (rlang::is_string(m) && m %in% metric_names()) {
+      ranking_check_required(m, call)
+      m <- metric_with(m)
+    }
+    if (is_metric_with(m)) {
+      specs[[k]] <- ranking_kernel_spec(m)
+    } else if (rlang::is_string(m)) {
+      abort_aurc(
+        c(
+          "{.arg metrics} must name metrics of aurc.",
+          x = "Unknown metric: {.val {m}}.",
+          i = "Known metrics: {.val {c(metric_names(), names(ranking_aliases))}}.",
+          i = "Give a metric of your own as a named function in a list."
+        ),
+        class = "aurc_error_value", call = call
+      )
     } else {
       specs[[k]] <- custom_metric_spec(m, nms[k], call = call)
     }
@@ -54,12 +60,62 @@ ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
     abort_aurc(
       c(
         "{.arg metrics} must not repeat a metric.",
-        x = "Repeated: {.val {unique(names_all[duplicated(names_all)])}}."
+        x = "Repeated: {.val {unique(names_all[duplicated(names_all)])}}.",
+        i = "Name them apart: {.code metrics = list(low = metric_with(...),
+             high = metric_with(...))}."
       ),
       class = "aurc_error_value", call = call
     )
   }
   specs
+}
+
+# The names the ranking has long taken for other estimators and rules.
+ranking_aliases <- list(
+  aurc_alpha_prime = list(metric = "aurc",
+    options = list(estimator = "alpha_prime")),
+  aurc_sele = list(metric = "aurc", options = list(estimator = "sele")),
+  aurc_2sele = list(metric = "aurc", options = list(estimator = "2sele")),
+  aurc_trapezoid = list(metric = "aurc",
+    options = list(estimator = "trapezoid")),
+  augrc_step = list(metric = "augrc", options = list(method = "step"))
+)
+
+# A metric named without the option it cannot do without.
+ranking_check_required <- function(m, call) {
+  info <- metric_entry(m)
+  need <- Filter(function(o) is.null(metric_option_info(o)$default),
+    info$options)
+  if (!length(need)) return(invisible())
+  abort_aurc(
+    c(
+      "{.val {m}} needs {.arg {need}}, which {.fn bootstrap_ranking} does
+       not take.",
+      i = "Bind it: {.code metrics = list(metric_with(\"{m}\", {need[1]} =
+           ...))}."
+    ),
+    class = c("aurc_error_missing", "aurc_error_value"), call = call
+  )
+}
+
+# The spec of a bound metric: its direction and 0/1 need from the registry,
+# and what the C++ engine reads (ranking_metrics_impl()).
+ranking_kernel_spec <- function(m) {
+  o <- m$options
+  full <- checked_option_defaults()
+  full[names(o)] <- o
+  list(
+    name = m$name,
+    higher_better = metric_entry(m$metric)$direction == "maximize",
+    binary = metric_needs_failure(m$metric, full),
+    kernel = TRUE, kernel_id = m$metric, fn = NULL,
+    cpp = list(
+      kernel = metric_kernels(m$metric, full),
+      estimator = full$estimator, method = full$method,
+      optimum = full$optimum,
+      coverage = full$coverage %||% 0.5, risk = full$risk %||% 0.5
+    )
+  )
 }
 
 custom_metric_spec <- function(m, name, call) {

@@ -482,15 +482,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// ranking_kernel_metrics_impl
-Rcpp::DataFrame ranking_kernel_metrics_impl();
-RcppExport SEXP _aurc_ranking_kernel_metrics_impl() {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    rcpp_result_gen = Rcpp::wrap(ranking_kernel_metrics_impl());
-    return rcpp_result_gen;
-END_RCPP
-}
 // openmp_max_threads_impl
 int openmp_max_threads_impl();
 RcppExport SEXP _aurc_openmp_max_threads_impl() {
@@ -501,18 +492,23 @@ BEGIN_RCPP
 END_RCPP
 }
 // ranking_metrics_impl
-Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& metrics, int threads, SEXP progress, bool replicate_rows);
-RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP metricsSEXP, SEXP threadsSEXP, SEXP progressSEXP, SEXP replicate_rowsSEXP) {
+Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score, const Rcpp::NumericMatrix& loss, const Rcpp::IntegerMatrix& indices, const Rcpp::CharacterVector& kernels, const Rcpp::CharacterVector& estimator, const Rcpp::CharacterVector& method, const Rcpp::CharacterVector& optimum, const Rcpp::NumericVector& coverage, const Rcpp::NumericVector& risk, int threads, SEXP progress, bool replicate_rows);
+RcppExport SEXP _aurc_ranking_metrics_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP indicesSEXP, SEXP kernelsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP threadsSEXP, SEXP progressSEXP, SEXP replicate_rowsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type score(scoreSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type indices(indicesSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type metrics(metricsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type kernels(kernelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type estimator(estimatorSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type optimum(optimumSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type coverage(coverageSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type risk(riskSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
     Rcpp::traits::input_parameter< bool >::type replicate_rows(replicate_rowsSEXP);
-    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, metrics, threads, progress, replicate_rows));
+    rcpp_result_gen = Rcpp::wrap(ranking_metrics_impl(score, loss, indices, kernels, estimator, method, optimum, coverage, risk, threads, progress, replicate_rows));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -677,9 +673,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_contribution_impl", (DL_FUNC) &_aurc_contribution_impl, 1},
     {"_aurc_prr_groups_impl", (DL_FUNC) &_aurc_prr_groups_impl, 5},
     {"_aurc_prr_parts_impl", (DL_FUNC) &_aurc_prr_parts_impl, 5},
-    {"_aurc_ranking_kernel_metrics_impl", (DL_FUNC) &_aurc_ranking_kernel_metrics_impl, 0},
     {"_aurc_openmp_max_threads_impl", (DL_FUNC) &_aurc_openmp_max_threads_impl, 0},
-    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 7},
+    {"_aurc_ranking_metrics_impl", (DL_FUNC) &_aurc_ranking_metrics_impl, 12},
     {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
     {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
     {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},

@@ -1,4 +1,4 @@
-// R glue for the metrics of SPEC Secs. 3 and 4: sorts once, then streams
+// R glue for the metrics of DEFINITIONS Secs. 3 and 4: sorts once, then streams
 // every requested metric over the tie groups of the sorted data (no tie
 // group is materialised). Inputs are validated (and NA removed) in R first.
 #include "glue.h"
@@ -7,6 +7,7 @@
 #include "core/curve.h"
 #include "core/failure.h"
 #include "core/metric_name.h"
+#include "core/replicate_metrics.h"
 #include "core/oracle.h"
 #include "core/partial.h"
 #include "core/working_points.h"
@@ -55,19 +56,13 @@ void loss_groups(const double* loss, const double* w, std::size_t n,
   collect_groups(PresortedGroups{ws.presorted_loss, loss, w}, out);
 }
 
-enum class MetricCode {
-  aurc, augrc, failure_auroc, failure_aupr, eaurc, eaugrc, naurc,
-  risk_at_coverage, coverage_at_risk, mean_loss, auarc, prr, partial_aurc,
-  partial_augrc, fpr_at_tpr, achievable_aurc
-};
-
-// The metrics asked for and their options, decoded once.
+// The metrics asked for, each a MetricSpec (core/replicate_metrics.h: the
+// one C++ description of a metric with its options, shared with the
+// bootstrap engines), decoded once from the kernel names R's registry
+// gives ("prr@0.5") and the shared options.
 struct MetricRequest {
-  std::vector<MetricCode> codes;
-  std::vector<std::vector<double>> params;  // per metric ("prr@0.5")
-  Estimator est;
-  bool step, asymptotic;
-  double coverage, risk;
+  std::vector<MetricSpec> specs;
+  Estimator est = Estimator::alpha;  // shared by every metric of a call
 };
 
 MetricRequest metric_request(const Rcpp::CharacterVector& metrics,
@@ -75,32 +70,17 @@ MetricRequest metric_request(const Rcpp::CharacterVector& metrics,
                              const std::string& method,
                              const std::string& optimum, double coverage,
                              double risk) {
-  static const char* names[] = {
-      "aurc",  "augrc", "failure_auroc",    "failure_aupr",     "eaurc",
-      "eaugrc", "naurc", "risk_at_coverage", "coverage_at_risk", "mean_loss",
-      "auarc", "prr", "partial_aurc", "partial_augrc", "fpr_at_tpr",
-      "achievable_aurc"};
-  const int n_names = static_cast<int>(sizeof(names) / sizeof(names[0]));
   MetricRequest req;
   for (R_xlen_t j = 0; j < metrics.size(); ++j) {
     const std::string name = Rcpp::as<std::string>(metrics[j]);
-    std::string base;
-    std::vector<double> params;
-    int found = -1;
-    if (split_metric_name(name, base, params)) {
-      for (int k = 0; k < n_names; ++k) {
-        if (base == names[k]) found = k;
-      }
-    }
-    if (found < 0) Rcpp::stop("unknown metric '" + name + "'");
-    req.codes.push_back(static_cast<MetricCode>(found));
-    req.params.push_back(params);
+    MetricSpec spec;
+    if (!make_metric_spec(name, estimator, method, optimum, coverage, risk,
+                          spec) ||
+        !streams_over_groups(spec.kind))
+      Rcpp::stop("unknown metric '" + name + "'");
+    req.est = spec.estimator;
+    req.specs.push_back(spec);
   }
-  req.est = estimator_arg(estimator);
-  req.step = method == "step";
-  req.asymptotic = optimum == "asymptotic";
-  req.coverage = coverage;
-  req.risk = risk;
   return req;
 }
 
@@ -149,70 +129,42 @@ double metrics_on(const Source& groups, double n, const double* loss,
     return oracle_value;
   };
   double achieved = std::nan("");
-  for (std::size_t j = 0; j < req.codes.size(); ++j) {
-    double v = 0.0;
+  for (std::size_t j = 0; j < req.specs.size(); ++j) {
+    const MetricSpec& m = req.specs[j];
+    double v = std::numeric_limits<double>::quiet_NaN();
     check();
-    switch (req.codes[j]) {
-      case MetricCode::aurc:
+    switch (m.kind) {
+      case MetricKind::aurc:
         v = get_aurc();
         break;
-      case MetricCode::augrc:
-        v = req.step ? augrc_step(groups, n) : augrc_trapezoid(groups, n);
-        break;
-      case MetricCode::failure_auroc:
-        v = failure_auroc(groups);
-        break;
-      case MetricCode::failure_aupr:
-        v = failure_aupr(groups);
-        break;
-      case MetricCode::eaurc:
-        v = get_aurc() - (req.asymptotic ? aurc_asymptotic_optimum(get_mean())
+      case MetricKind::eaurc:
+        v = get_aurc() - (m.asymptotic ? aurc_asymptotic_optimum(get_mean())
                                          : get_oracle());
         break;
-      case MetricCode::eaugrc: {
+      case MetricKind::eaugrc: {
         const double ml = get_mean();
         v = augrc_trapezoid(groups, n) - 0.5 * ml * ml;
         break;
       }
-      case MetricCode::naurc: {
+      case MetricKind::naurc: {
         const double optimum = get_oracle();  // (the loss groups too)
         v = loss_is_constant(ws.by_loss)
                 ? std::numeric_limits<double>::quiet_NaN()
                 : naurc_value(get_aurc(), optimum, get_mean());
         break;
       }
-      case MetricCode::risk_at_coverage:
-        // "risk_at_coverage@1": the lowest risk at or above the coverage
-        v = metric_param(req.params[j], 0, 0.0) == 1.0
-                ? risk_at_coverage_lowest(groups, n, req.coverage, achieved)
-                : risk_at_coverage(groups, n, req.coverage, achieved);
-        break;
-      case MetricCode::coverage_at_risk:
-        v = aurc::coverage_at_risk(groups, n, req.risk);
-        break;
-      case MetricCode::mean_loss:
+      case MetricKind::mean_loss:
         v = get_mean();
         break;
-      case MetricCode::auarc:
+      case MetricKind::auarc:
         v = 1.0 - get_aurc();
         break;
-      case MetricCode::prr:
+      case MetricKind::prr:
         ensure_loss_groups();
-        v = prr_value(groups, ws.by_loss, n, metric_param(req.params[j], 0, 1.0));
+        v = prr_value(groups, ws.by_loss, n, m.max_rejection);
         break;
-      case MetricCode::partial_aurc:
-        v = partial_aurc(groups, n, metric_param(req.params[j], 0, 0.0),
-                         metric_param(req.params[j], 1, 1.0));
-        break;
-      case MetricCode::partial_augrc:
-        v = partial_augrc(groups, n, metric_param(req.params[j], 0, 0.0),
-                          metric_param(req.params[j], 1, 1.0));
-        break;
-      case MetricCode::fpr_at_tpr:
-        v = fpr_at_tpr(groups, metric_param(req.params[j], 0, 0.95));
-        break;
-      case MetricCode::achievable_aurc:
-        v = achievable_aurc(groups, n);
+      default:  // the metrics of the score's tie groups alone
+        score_group_metric(m, groups, n, v, achieved);
         break;
     }
     out[j] = v;
@@ -313,7 +265,7 @@ Rcpp::List metrics_grouped_impl(SEXP score_column, SEXP loss_column,
   const MetricRequest req =
       metric_request(metrics, estimator, method, optimum, coverage, risk);
   const std::size_t n_groups = off.size() - 1;
-  const std::size_t m = req.codes.size();
+  const std::size_t m = req.specs.size();
   Rcpp::NumericMatrix values(static_cast<int>(n_groups), static_cast<int>(m));
   Rcpp::NumericVector achieved(n_groups);
   Rcpp::LogicalVector empty(n_groups);

@@ -18,26 +18,6 @@ Alternative alternative_arg(const std::string& name) {
 
 }  // namespace
 
-// The metrics the C++ kernel computes: name, direction, binary, whether
-// they need the loss order (the oracle).
-// [[Rcpp::export(rng = false)]]
-Rcpp::DataFrame ranking_kernel_metrics_impl() {
-  const std::vector<MetricEntry>& reg = metric_registry();
-  Rcpp::CharacterVector name(reg.size());
-  Rcpp::LogicalVector higher(reg.size()), binary(reg.size()),
-      by_loss(reg.size());
-  for (std::size_t i = 0; i < reg.size(); ++i) {
-    name[i] = reg[i].name;
-    higher[i] = reg[i].higher_better;
-    binary[i] = reg[i].binary;
-    by_loss[i] = reg[i].by_loss;
-  }
-  return Rcpp::DataFrame::create(
-      Rcpp::Named("name") = name, Rcpp::Named("higher_better") = higher,
-      Rcpp::Named("binary") = binary, Rcpp::Named("by_loss") = by_loss,
-      Rcpp::Named("stringsAsFactors") = false);
-}
-
 // Number of threads OpenMP would allow (1 without OpenMP).
 // [[Rcpp::export(rng = false)]]
 int openmp_max_threads_impl() {
@@ -49,14 +29,21 @@ int openmp_max_threads_impl() {
 }
 
 // score, loss: n x C (one column per method and run); indices: n x B of
-// 1-based case positions, or B x n with replicate_rows; progress: NULL or
-// an R function called with the number of replicates done. Returns
-// B x C x M metric values.
+// 1-based case positions, or B x n with replicate_rows; kernels and the
+// option vectors: one entry per metric, as R's registry gives them
+// (ranking_kernel_specs() in R/ranking-metrics.R); progress: NULL or an R
+// function called with the number of replicates done. Returns B x C x M
+// metric values.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
                                          const Rcpp::NumericMatrix& loss,
                                          const Rcpp::IntegerMatrix& indices,
-                                         const Rcpp::CharacterVector& metrics,
+                                         const Rcpp::CharacterVector& kernels,
+                                         const Rcpp::CharacterVector& estimator,
+                                         const Rcpp::CharacterVector& method,
+                                         const Rcpp::CharacterVector& optimum,
+                                         const Rcpp::NumericVector& coverage,
+                                         const Rcpp::NumericVector& risk,
                                          int threads,
                                          SEXP progress = R_NilValue,
                                          bool replicate_rows = false) {
@@ -67,12 +54,19 @@ Rcpp::NumericVector ranking_metrics_impl(const Rcpp::NumericMatrix& score,
   const std::size_t n_idx = static_cast<std::size_t>(
       replicate_rows ? indices.ncol() : indices.nrow());
   if (n_idx != n) Rcpp::stop("indices must have one entry per case");
-  std::vector<const MetricEntry*> entries;
-  for (R_xlen_t m = 0; m < metrics.size(); ++m) {
-    const std::string name = Rcpp::as<std::string>(metrics[m]);
-    const MetricEntry* e = find_metric(name);
-    if (!e) Rcpp::stop("unknown kernel metric '" + name + "'");
-    entries.push_back(e);
+  const R_xlen_t n_metrics = kernels.size();
+  if (estimator.size() != n_metrics || method.size() != n_metrics ||
+      optimum.size() != n_metrics || coverage.size() != n_metrics ||
+      risk.size() != n_metrics)
+    Rcpp::stop("one set of options per metric is needed");
+  std::vector<MetricSpec> entries(static_cast<std::size_t>(n_metrics));
+  for (R_xlen_t m = 0; m < n_metrics; ++m) {
+    const std::string name = Rcpp::as<std::string>(kernels[m]);
+    if (!make_metric_spec(name, Rcpp::as<std::string>(estimator[m]),
+                          Rcpp::as<std::string>(method[m]),
+                          Rcpp::as<std::string>(optimum[m]), coverage[m],
+                          risk[m], entries[static_cast<std::size_t>(m)]))
+      Rcpp::stop("unknown kernel metric '" + name + "'");
   }
   const std::size_t M = entries.size();
   RInterrupt check;

@@ -1,11 +1,11 @@
-// Metrics of bootstrap replicates without re-sorting (SPEC Sec. 7).
+// Metrics of bootstrap replicates without re-sorting (DEFINITIONS Sec. 7).
 //
 // The data are C columns (one per method and run) over the same n cases.
 // Each column is sorted once (RankingColumn: original positions, the loss
 // and the ends of the tie groups, all in ascending score order). A bootstrap
 // replicate is a vector of case counts (how often each case was drawn);
 // counting a case k times is exactly the data with that row repeated k times
-// (SPEC Sec. 1), so a replicate's metric is one sequential pass over the
+// (DEFINITIONS Sec. 1), so a replicate's metric is one sequential pass over the
 // presorted column that sums counts and count-weighted losses per tie group,
 // followed by the metric's pass over the groups. No replicate sorts.
 //
@@ -14,12 +14,10 @@
 // (one more sort per column, only when such a metric is requested), and a
 // replicate's groups of equal loss are another sequential pass over them.
 //
-// Metrics are looked up by name in a small registry (name, direction,
-// binary?, needs the loss order?, the metric with its options as evaluated
-// by replicate_metrics.h, shared with the bootstrap intervals);
-// adding a metric is one line in metric_registry(). The registry is the
-// one table of directions and binary flags: R reads it
-// (ranking_kernel_metrics_impl()).
+// The metrics are MetricSpecs (replicate_metrics.h: a metric with its
+// options, shared with the bootstrap intervals), made from R's registry of
+// metrics (R/metric-registry.R), which alone knows their names, directions
+// and inputs: there is no second table of metrics here.
 //
 // Replicates run in parallel (OpenMP) when compiled with it: each thread
 // writes only its own slots of the preallocated result, and every
@@ -47,63 +45,6 @@
 #include "ties.h"
 
 namespace aurc {
-
-// ---- metric registry -------------------------------------------------------
-
-// A metric of the ranking: its name, direction and what it needs, and the
-// metric with its options (replicate_metrics.h).
-struct MetricEntry {
-  const char* name;
-  bool higher_better;  // direction: true when a higher value is better
-  bool binary;         // loss must be a 0/1 failure indicator
-  bool by_loss;        // needs the groups in loss order (the oracle)
-  MetricSpec spec;
-
-  double fn(const ReplicateGroups& g) const { return evaluate_metric(spec, g); }
-};
-
-// The metrics of the package's metric functions, each with its default
-// options: "eaurc" is eaurc_vec() (estimator "alpha", exact optimum),
-// "naurc" naurc_vec() (estimator "alpha"), "eaugrc" eaugrc_vec(),
-// "failure_aupr" failure_aupr_vec().
-inline const std::vector<MetricEntry>& metric_registry() {
-  using K = MetricKind;
-  using E = Estimator;
-  static const std::vector<MetricEntry> registry = [] {
-    MetricSpec augrc_step = metric_spec(K::augrc);
-    augrc_step.step = true;
-    return std::vector<MetricEntry>{
-        {"aurc", false, false, false, metric_spec(K::aurc)},
-        {"aurc_alpha_prime", false, false, false,
-         metric_spec(K::aurc, E::alpha_prime)},
-        {"aurc_sele", false, false, false, metric_spec(K::aurc, E::sele)},
-        {"aurc_2sele", false, false, false,
-         metric_spec(K::aurc, E::two_sele)},
-        {"aurc_trapezoid", false, false, false,
-         metric_spec(K::aurc, E::trapezoid)},
-        {"augrc", false, false, false, metric_spec(K::augrc)},
-        {"augrc_step", false, false, false, augrc_step},
-        {"failure_auroc", true, true, false, metric_spec(K::failure_auroc)},
-        {"failure_aupr", true, true, false, metric_spec(K::failure_aupr)},
-        {"eaurc", false, false, true, metric_spec(K::eaurc)},
-        {"eaugrc", false, true, false, metric_spec(K::eaugrc)},
-        {"naurc", false, false, true, metric_spec(K::naurc)},
-        {"auarc", true, false, false, metric_spec(K::auarc)},
-        {"prr", true, false, true, metric_spec(K::prr)},
-        {"fpr_at_tpr", false, true, false, metric_spec(K::fpr_at_tpr)},
-        {"achievable_aurc", false, true, false,
-         metric_spec(K::achievable_aurc)},
-    };
-  }();
-  return registry;
-}
-
-// Null for an unknown name.
-inline const MetricEntry* find_metric(const std::string& name) {
-  for (const MetricEntry& e : metric_registry())
-    if (name == e.name) return &e;
-  return nullptr;
-}
 
 // ---- presorted columns -----------------------------------------------------
 
@@ -516,11 +457,6 @@ inline bool needs_loss_order(const std::vector<MetricSpec>& metrics) {
     if (m.by_loss()) return true;
   return false;
 }
-inline bool needs_loss_order(const std::vector<const MetricEntry*>& metrics) {
-  for (const MetricEntry* m : metrics)
-    if (m->spec.by_loss()) return true;
-  return false;
-}
 inline bool needs_bins(const std::vector<MetricSpec>& metrics) {
   for (const MetricSpec& m : metrics)
     if (m.by_bins()) return true;
@@ -722,7 +658,7 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
   return threads;
 }
 
-// Replicates given as drawn case positions (the ranking, SPEC Sec. 7).
+// Replicates given as drawn case positions (the ranking, DEFINITIONS Sec. 7).
 //   indices  n x B, column-major: the 1-based case positions drawn in each
 //            replicate (validated by the caller: every value in 1..n); with
 //            replicate_rows, B x n instead (one row per replicate, the layout
@@ -731,12 +667,10 @@ int replicate_metrics(const std::vector<RankingColumn>& cols, std::size_t rows,
 template <class Check = NoCheck, class Progress = NoProgress>
 int bootstrap_metrics(const std::vector<RankingColumn>& cols, std::size_t n,
                       const int* indices, std::size_t B,
-                      const std::vector<const MetricEntry*>& metrics,
+                      const std::vector<MetricSpec>& specs,
                       int threads, double* out, Check check = Check(),
                       Progress progress = Progress(),
                       bool replicate_rows = false) {
-  std::vector<MetricSpec> specs;
-  for (const MetricEntry* m : metrics) specs.push_back(m->spec);
   auto fill = [&](std::size_t b0, std::size_t nb, double* counts) {
     std::fill(counts, counts + n * kBlock, 0.0);
     if (replicate_rows) {

@@ -12,30 +12,36 @@
 
 #include "augrc.h"
 #include "failure.h"
+#include "metric_kind.h"
 #include "oracle.h"
 #include "ties.h"
 
 namespace aurc {
 
-enum class Metric {
-  aurc, augrc, failure_auroc, failure_aupr, eaurc, eaugrc, naurc,
-  risk_at_coverage, coverage_at_risk, ece, mean_loss
-};
+// The metrics of the one table (metric_kind.h) that have an influence
+// kernel here; the partial areas, PRR over part of the rejection range,
+// FPR at TPR, the balanced metrics and fd-shifts' working point have theirs
+// in R (R/ci-influence-*.R), the others none (bootstrap only).
+using Metric = MetricKind;
 
 inline bool parse_metric(const std::string& name, Metric& out) {
-  if (name == "aurc") out = Metric::aurc;
-  else if (name == "augrc") out = Metric::augrc;
-  else if (name == "failure_auroc") out = Metric::failure_auroc;
-  else if (name == "failure_aupr") out = Metric::failure_aupr;
-  else if (name == "eaurc") out = Metric::eaurc;
-  else if (name == "eaugrc") out = Metric::eaugrc;
-  else if (name == "naurc") out = Metric::naurc;
-  else if (name == "risk_at_coverage") out = Metric::risk_at_coverage;
-  else if (name == "coverage_at_risk") out = Metric::coverage_at_risk;
-  else if (name == "ece") out = Metric::ece;
-  else if (name == "mean_loss") out = Metric::mean_loss;
-  else return false;
-  return true;
+  if (!parse_metric_kind(name, out)) return false;
+  switch (out) {
+    case Metric::aurc:
+    case Metric::augrc:
+    case Metric::failure_auroc:
+    case Metric::failure_aupr:
+    case Metric::eaurc:
+    case Metric::eaugrc:
+    case Metric::naurc:
+    case Metric::risk_at_coverage:
+    case Metric::coverage_at_risk:
+    case Metric::ece:
+    case Metric::mean_loss:
+      return true;
+    default:
+      return false;
+  }
 }
 
 struct InfluenceOptions {

@@ -1,5 +1,5 @@
 // The package's metrics evaluated on one resampled data set given by its
-// groups (SPEC Secs. 2, 4, 7, 8, 11): the one description of "a metric with
+// groups (DEFINITIONS Secs. 2, 4, 7, 8, 11): the one description of "a metric with
 // its options" shared by the bootstrap ranking (bootstrap.h) and the
 // bootstrap intervals (ci_bootstrap.h).
 //
@@ -36,6 +36,7 @@
 #include "calibration_replicate.h"
 #include "curve.h"
 #include "failure.h"
+#include "metric_kind.h"
 #include "metric_name.h"
 #include "oracle.h"
 #include "partial.h"
@@ -43,73 +44,6 @@
 #include "ties.h"
 
 namespace aurc {
-
-enum class MetricKind {
-  aurc,
-  augrc,
-  failure_auroc,
-  failure_aupr,
-  eaurc,
-  eaugrc,
-  naurc,
-  risk_at_coverage,
-  coverage_at_risk,
-  ece,
-  mce,
-  debiased_l2_ce,
-  smooth_ece,
-  corp_mean_score,
-  corp_mcb,
-  corp_dsc,
-  corp_unc,
-  mean_loss,
-  auarc,
-  prr,
-  partial_aurc,
-  partial_augrc,
-  fpr_at_tpr,
-  achievable_aurc,
-  aurc_ba,
-  augrc_ba
-};
-
-inline bool parse_metric_kind(const std::string& name, MetricKind& out) {
-  static const struct {
-    const char* name;
-    MetricKind kind;
-  } table[] = {{"aurc", MetricKind::aurc},
-               {"augrc", MetricKind::augrc},
-               {"failure_auroc", MetricKind::failure_auroc},
-               {"failure_aupr", MetricKind::failure_aupr},
-               {"eaurc", MetricKind::eaurc},
-               {"eaugrc", MetricKind::eaugrc},
-               {"naurc", MetricKind::naurc},
-               {"risk_at_coverage", MetricKind::risk_at_coverage},
-               {"coverage_at_risk", MetricKind::coverage_at_risk},
-               {"ece", MetricKind::ece},
-               {"mce", MetricKind::mce},
-               {"debiased_l2_ce", MetricKind::debiased_l2_ce},
-               {"smooth_ece", MetricKind::smooth_ece},
-               {"corp_mean_score", MetricKind::corp_mean_score},
-               {"corp_mcb", MetricKind::corp_mcb},
-               {"corp_dsc", MetricKind::corp_dsc},
-               {"corp_unc", MetricKind::corp_unc},
-               {"mean_loss", MetricKind::mean_loss},
-               {"auarc", MetricKind::auarc},
-               {"prr", MetricKind::prr},
-               {"partial_aurc", MetricKind::partial_aurc},
-               {"partial_augrc", MetricKind::partial_augrc},
-               {"fpr_at_tpr", MetricKind::fpr_at_tpr},
-               {"achievable_aurc", MetricKind::achievable_aurc},
-               {"aurc_ba", MetricKind::aurc_ba},
-               {"augrc_ba", MetricKind::augrc_ba}};
-  for (const auto& e : table)
-    if (name == e.name) {
-      out = e.kind;
-      return true;
-    }
-  return false;
-}
 
 // A metric with its options (the defaults are those of the _vec functions).
 
@@ -169,6 +103,48 @@ inline bool parse_metric_name(const std::string& name, MetricSpec& out) {
     out.lo = metric_param(params, 0, 0.0);
     out.hi = metric_param(params, 1, 1.0);
   }
+  return true;
+}
+
+// The metrics of the selective registry (R/metric-registry.R), which
+// stream over the tie groups of the sorted scores (and the loss groups for
+// the oracle): the kinds the in-memory engine (src/rcpp_metrics.cpp)
+// evaluates. The calibration errors and the balanced metrics need bins,
+// cases or classes and have engines of their own.
+inline bool streams_over_groups(MetricKind kind) {
+  switch (kind) {
+    case MetricKind::ece:
+    case MetricKind::mce:
+    case MetricKind::debiased_l2_ce:
+    case MetricKind::smooth_ece:
+    case MetricKind::corp_mean_score:
+    case MetricKind::corp_mcb:
+    case MetricKind::corp_dsc:
+    case MetricKind::corp_unc:
+    case MetricKind::aurc_ba:
+    case MetricKind::augrc_ba:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// A metric with its options as R's registry gives them (R/metric-registry.R:
+// the kernel name "name" or "name@params", the AURC estimator, the AUGRC
+// method and the E-AURC optimum by name, the coverage and risk of the
+// working points). False for an unknown name.
+inline bool make_metric_spec(const std::string& kernel,
+                             const std::string& estimator,
+                             const std::string& method,
+                             const std::string& optimum, double coverage,
+                             double risk, MetricSpec& out) {
+  out = MetricSpec();
+  if (!parse_metric_name(kernel, out)) return false;
+  if (!parse_estimator(estimator, out.estimator)) return false;
+  out.step = method == "step";
+  out.asymptotic = optimum == "asymptotic";
+  out.coverage = coverage;
+  out.risk = risk;
   return true;
 }
 
@@ -256,6 +232,51 @@ inline const CorpDecomposition& replicate_corp(const ReplicateCases& c,
   return c.corp;
 }
 
+// The metrics that need only the tie groups of the score (any group source
+// of ties.h) and their total count n: one definition for the in-memory
+// engine (src/rcpp_metrics.cpp) and the replicates (evaluate_metric()).
+// False for the others: those of the oracle order or of a shared AURC
+// (each engine shares those between metrics), the calibration errors and
+// the balanced metrics. `achieved`: the coverage risk_at_coverage reached.
+template <class Source>
+bool score_group_metric(const MetricSpec& m, const Source& groups, double n,
+                        double& value, double& achieved) {
+  switch (m.kind) {
+    case MetricKind::augrc:
+      value = m.step ? augrc_step(groups, n) : augrc_trapezoid(groups, n);
+      return true;
+    case MetricKind::failure_auroc:
+      value = failure_auroc(groups);
+      return true;
+    case MetricKind::failure_aupr:
+      value = failure_aupr(groups);
+      return true;
+    case MetricKind::risk_at_coverage:
+      // "risk_at_coverage@1": the lowest risk at or above the coverage
+      value = m.lowest_risk
+                  ? risk_at_coverage_lowest(groups, n, m.coverage, achieved)
+                  : risk_at_coverage(groups, n, m.coverage, achieved);
+      return true;
+    case MetricKind::coverage_at_risk:
+      value = coverage_at_risk(groups, n, m.risk);
+      return true;
+    case MetricKind::partial_aurc:
+      value = partial_aurc(groups, n, m.lo, m.hi);
+      return true;
+    case MetricKind::partial_augrc:
+      value = partial_augrc(groups, n, m.lo, m.hi);
+      return true;
+    case MetricKind::fpr_at_tpr:
+      value = fpr_at_tpr(groups, m.tpr);
+      return true;
+    case MetricKind::achievable_aurc:
+      value = achievable_aurc(groups, n);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // One metric of one replicate. NaN where the metric is undefined (one
 // class, nothing drawn) or where the groups it needs were not given.
 inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
@@ -267,13 +288,6 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
   switch (m.kind) {
     case MetricKind::aurc:
       return aurc_estimate(m.estimator, g.by_score, g.n);
-    case MetricKind::augrc:
-      return m.step ? augrc_step(g.by_score, g.n)
-                    : augrc_trapezoid(g.by_score, g.n);
-    case MetricKind::failure_auroc:
-      return failure_auroc(g.by_score);
-    case MetricKind::failure_aupr:
-      return failure_aupr(g.by_score);
     case MetricKind::eaurc:
       if (m.asymptotic)
         return aurc_estimate(m.estimator, g.by_score, g.n) -
@@ -290,14 +304,6 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return naurc_value(aurc_estimate(m.estimator, g.by_score, g.n),
                          aurc_oracle(m.estimator, *g.by_loss, g.n),
                          total_loss(g.by_score) / g.n);
-    case MetricKind::risk_at_coverage: {
-      double achieved;
-      if (m.lowest_risk)
-        return risk_at_coverage_lowest(g.by_score, g.n, m.coverage, achieved);
-      return risk_at_coverage(g.by_score, g.n, m.coverage, achieved);
-    }
-    case MetricKind::coverage_at_risk:
-      return coverage_at_risk(g.by_score, g.n, m.risk);
     case MetricKind::ece:
       return ece_value(*g.bins);
     case MetricKind::mce:
@@ -322,14 +328,6 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return 1.0 - aurc_estimate(m.estimator, g.by_score, g.n);
     case MetricKind::prr:
       return prr_value(g.by_score, *g.by_loss, g.n, m.max_rejection);
-    case MetricKind::partial_aurc:
-      return partial_aurc(g.by_score, g.n, m.lo, m.hi);
-    case MetricKind::partial_augrc:
-      return partial_augrc(g.by_score, g.n, m.lo, m.hi);
-    case MetricKind::fpr_at_tpr:
-      return fpr_at_tpr(g.by_score, m.tpr);
-    case MetricKind::achievable_aurc:
-      return achievable_aurc(g.by_score, g.n);
     case MetricKind::aurc_ba:
       return aurc_ba_sorted(g.classes->sorted, g.classes->cls, g.classes->K,
                             g.classes->counts, g.classes->stride,
@@ -338,8 +336,12 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
       return augrc_ba_sorted(g.classes->sorted, g.classes->cls, g.classes->K,
                              g.classes->counts, g.classes->stride,
                              *g.classes->work);
+    default: {
+      double value = nan, achieved;
+      score_group_metric(m, g.by_score, g.n, value, achieved);
+      return value;
+    }
   }
-  return nan;
 }
 
 }  // namespace aurc

@@ -698,8 +698,45 @@ void test_bootstrap_replicates() {
   std::normal_distribution<double> norm;
   std::exponential_distribution<double> expo;
   const std::size_t n = 57, C = 3, B = 11;
-  std::vector<const aurc::MetricEntry*> metrics;
-  for (const auto& e : aurc::metric_registry()) metrics.push_back(&e);
+  // every metric of the ranking's registry (R/metric-registry.R) with the
+  // options R gives it by default, and the other estimators and rules
+  struct Named {
+    const char* name;
+    aurc::MetricSpec spec;
+  };
+  std::vector<Named> named;
+  auto add = [&](const char* name, const char* kernel,
+                 const char* est = "alpha", const char* method = "trapezoid",
+                 double coverage = 0.5, double risk = 0.5) {
+    aurc::MetricSpec s;
+    CHECK(aurc::make_metric_spec(kernel, est, method, "exact", coverage,
+                                 risk, s));
+    named.push_back({name, s});
+  };
+  add("aurc", "aurc");
+  add("aurc_alpha_prime", "aurc", "alpha_prime");
+  add("aurc_sele", "aurc", "sele");
+  add("aurc_2sele", "aurc", "2sele");
+  add("aurc_trapezoid", "aurc", "trapezoid");
+  add("augrc", "augrc");
+  add("augrc_step", "augrc", "alpha", "step");
+  add("failure_auroc", "failure_auroc");
+  add("failure_aupr", "failure_aupr");
+  add("eaurc", "eaurc");
+  add("eaugrc", "eaugrc");
+  add("naurc", "naurc");
+  add("auarc", "auarc");
+  add("prr", "prr@1");
+  add("prr_half", "prr@0.5");
+  add("fpr_at_tpr", "fpr_at_tpr@0.95");
+  add("achievable_aurc", "achievable_aurc");
+  add("partial_aurc", "partial_aurc@0,0.5");
+  add("partial_augrc", "partial_augrc@0.25,1");
+  add("risk_at_coverage", "risk_at_coverage", "alpha", "trapezoid", 0.7);
+  add("coverage_at_risk", "coverage_at_risk", "alpha", "trapezoid", 0.5,
+      0.3);
+  std::vector<aurc::MetricSpec> metrics;
+  for (const Named& e : named) metrics.push_back(e.spec);
   const std::size_t M = metrics.size();
   for (int binary = 1; binary >= 0; --binary) {
     std::vector<double> score(n * C), loss(n * C);
@@ -735,7 +772,7 @@ void test_bootstrap_replicates() {
     CHECK(same_values(out1, out4));
     for (std::size_t i = 0; i < B * C * M; ++i) {
       const std::size_t m = i / (B * C);
-      if (metrics[m]->by_loss)
+      if (metrics[m].by_loss())
         CHECK(std::isnan(out3[i]));  // no loss order prepared: NaN
       else
         CHECK(out3[i] == out1[i] ||
@@ -762,12 +799,12 @@ void test_bootstrap_replicates() {
         const aurc::ReplicateGroups fresh{gv, &lv, double(n)};
         auto got = [&](const char* name) {
           for (std::size_t m = 0; m < M; ++m)
-            if (std::string(name) == metrics[m]->name)
+            if (std::string(name) == named[m].name)
               return out1[b + B * (c + C * m)];
           return std::numeric_limits<double>::quiet_NaN();
         };
         for (std::size_t m = 0; m < M; ++m) {
-          const double ref = metrics[m]->fn(fresh);
+          const double ref = aurc::evaluate_metric(metrics[m], fresh);
           const double v = out1[b + B * (c + C * m)];
           CHECK(close(v, ref, 1e-13) || (std::isnan(v) && std::isnan(ref)));
         }
@@ -800,22 +837,30 @@ void test_bootstrap_replicates() {
     aurc::prepare_column(s.data(), l.data(), 4, cols[0]);
     aurc::prepare_loss_order(l.data(), 4, cols[0]);
     std::vector<int> id = {1, 2, 2, 4};
-    const std::vector<const aurc::MetricEntry*> ms = {
-        aurc::find_metric("eaurc"), aurc::find_metric("naurc")};
+    std::vector<aurc::MetricSpec> ms(2);
+    CHECK(aurc::make_metric_spec("eaurc", "alpha", "trapezoid", "exact", 0.5,
+                                 0.5, ms[0]));
+    CHECK(aurc::make_metric_spec("naurc", "alpha", "trapezoid", "exact", 0.5,
+                                 0.5, ms[1]));
     std::vector<double> o(2);
     aurc::bootstrap_metrics(cols, 4, id.data(), 1, ms, 1, o.data());
     CHECK(close(o[0], 0.0) && std::isnan(o[1]));
   }
-  CHECK(aurc::find_metric("augrc") != nullptr);
-  CHECK(aurc::find_metric("failure_auroc")->higher_better);
-  CHECK(aurc::find_metric("failure_aupr")->higher_better);
-  CHECK(aurc::find_metric("failure_aupr")->binary);
-  CHECK(aurc::find_metric("eaugrc")->binary);
-  CHECK(!aurc::find_metric("eaugrc")->higher_better);
-  CHECK(!aurc::find_metric("eaurc")->binary);
-  CHECK(aurc::find_metric("eaurc")->by_loss);
-  CHECK(!aurc::find_metric("naurc")->higher_better);
-  CHECK(aurc::find_metric("no_such_metric") == nullptr);
+  // the spec of a name with options, and unknown names and estimators
+  {
+    aurc::MetricSpec s;
+    CHECK(aurc::make_metric_spec("partial_aurc@0.25,0.75", "sele", "step",
+                                 "asymptotic", 0.3, 0.2, s));
+    CHECK(s.kind == aurc::MetricKind::partial_aurc && s.lo == 0.25 &&
+          s.hi == 0.75 && s.estimator == aurc::Estimator::sele && s.step &&
+          s.asymptotic && s.coverage == 0.3 && s.risk == 0.2);
+    CHECK(aurc::make_metric_spec("eaurc", "alpha", "trapezoid", "exact", 0.5,
+                                 0.5, s) && s.by_loss());
+    CHECK(!aurc::make_metric_spec("no_such_metric", "alpha", "trapezoid",
+                                  "exact", 0.5, 0.5, s));
+    CHECK(!aurc::make_metric_spec("aurc", "no_such_estimator", "trapezoid",
+                                  "exact", 0.5, 0.5, s));
+  }
 #ifdef _OPENMP
   std::printf("bootstrap: compared 1 and 2 OpenMP threads\n");
 #else

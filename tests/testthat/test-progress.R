@@ -18,11 +18,13 @@ test_that("the ranking kernel reports every replicate, in order", {
   idx <- matrix(sample.int(n, n * 100, replace = TRUE), n)
   for (threads in 1:2) {
     seen <- numeric()
-    with_bar <- ranking_metrics_impl(
-      score, loss, idx, "aurc", threads, function(done) seen <<- c(seen, done)
+    aurc_spec <- ranking_metric_specs("aurc")
+    with_bar <- ranking_kernel_values(
+      score, loss, idx, aurc_spec, threads,
+      function(done) seen <<- c(seen, done)
     )
     expect_identical(
-      with_bar, ranking_metrics_impl(score, loss, idx, "aurc", threads)
+      with_bar, ranking_kernel_values(score, loss, idx, aurc_spec, threads)
     )
     expect_true(length(seen) >= 2)
     expect_false(is.unsorted(seen, strictly = TRUE))

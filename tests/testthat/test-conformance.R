@@ -1,0 +1,261 @@
+# The conformance matrix (issue 33): every metric of the registry x every
+# form metric_info() claims for it x edge inputs. A cell passes when it
+#   * equals the metric's `_vec` form (to 1e-12 relative), or
+#   * is NA with a classed warning (class aurc_warning) where the `_vec`
+#     form is NA with one, or
+#   * is a classed error (class aurc_error) that names an argument.
+# Nothing unclassed, nothing Inf or NaN silently. The matrix is generated
+# from metric_info(), so a metric added to the registry is checked here
+# without a line of this file changing.
+
+# The options every form gets (the targets some metrics need).
+conformance_options <- list(
+  coverage = 0.5, risk = 0.3, coverage_range = c(0.2, 0.9)
+)
+
+# Edge inputs: score, loss (as the metric reads it: a loss, a 0/1 failure
+# or a quality), case weights, and whether NA rows are to be removed.
+conformance_inputs <- function(input) {
+  set.seed(33)
+  n <- 40
+  s <- round(stats::runif(n), 1) # ties
+  f <- stats::rbinom(n, 1, 0.2 + 0.6 * (1 - s))
+  l <- f * round(stats::rexp(n), 1)
+  w <- stats::runif(n, 0.5, 3)
+  as_input <- function(failure, loss) {
+    switch(input, failure = failure, quality = pmin(1, pmax(0, 1 - loss)),
+      loss
+    )
+  }
+  na_s <- replace(s, c(3, 17), NA)
+  list(
+    ties = list(score = s, loss = as_input(f, l)),
+    weights = list(score = s, loss = as_input(f, l), case_weights = w),
+    na_removed = list(score = na_s, loss = as_input(f, l), na_rm = TRUE),
+    na_kept = list(score = na_s, loss = as_input(f, l)),
+    one_row = list(score = 0.7, loss = as_input(1, 1)),
+    one_class = list(score = s, loss = as_input(rep(0, n), rep(0, n))),
+    constant = list(score = s, loss = as_input(rep(1, n), rep(0.7, n))),
+    constant_score = list(score = rep(0.5, n), loss = as_input(f, l)),
+    zero_weight = list(score = s, loss = as_input(f, l),
+      case_weights = replace(w, 1:10, 0)
+    )
+  )
+}
+
+# Runs `expr`, recording its value, the classes of its warnings and its
+# error (muffled).
+conformance_run <- function(expr) {
+  warnings <- list()
+  value <- withCallingHandlers(
+    tryCatch(expr, error = function(e) e),
+    warning = function(w) {
+      warnings[[length(warnings) + 1]] <<- w
+      invokeRestart("muffleWarning")
+    },
+    message = function(m) invokeRestart("muffleMessage")
+  )
+  list(value = value, warnings = warnings)
+}
+
+# Checks one cell against the reference (the `_vec` form's run). `na_input`:
+# the input holds NA and na_rm is FALSE, whose value is NA without a
+# warning (DEFINITIONS Sec. 10, as yardstick and mean() do).
+expect_conformant <- function(cell, ref, label, na_input = FALSE) {
+  all_classed <- all(vapply(cell$warnings, inherits, logical(1),
+    "aurc_warning"))
+  expect(all_classed, paste0(label, ": an unclassed warning: ",
+    paste(vapply(cell$warnings, conditionMessage, ""), collapse = " | ")))
+  if (inherits(cell$value, "error")) {
+    expect(inherits(cell$value, "aurc_error"),
+      paste0(label, ": unclassed error: ", conditionMessage(cell$value)))
+    return(invisible())
+  }
+  v <- cell$value
+  expect(is.numeric(v) && length(v) == 1,
+    paste0(label, ": not one number"))
+  expect(!is.nan(v) && !is.infinite(v), paste0(label, ": ", v, " silently"))
+  if (na_input) {
+    expect(is.na(v), paste0(label, ": ", v, " from NA input with na_rm = FALSE"))
+    return(invisible())
+  }
+  if (is.na(v)) {
+    expect(length(cell$warnings) > 0,
+      paste0(label, ": NA without a classed warning"))
+  }
+  r <- ref$value
+  if (inherits(r, "error") || is.na(r)) {
+    expect(is.na(v) || inherits(r, "error"),
+      paste0(label, ": ", v, " where the _vec form is NA"))
+    return(invisible())
+  }
+  expect(!is.na(v), paste0(label, ": NA where the _vec form is ", r))
+  if (!is.na(v)) {
+    expect(abs(v - r) <= 1e-12 * max(1, abs(r)),
+      paste0(label, ": ", format(v, digits = 17), " differs from the _vec form ",
+        format(r, digits = 17))
+    )
+  }
+}
+
+# The forms of one metric, each a function of one edge input returning a
+# number.
+conformance_forms <- function(metric, info) {
+  opts <- conformance_options
+  vec <- getExportedValue("aurc", paste0(metric, "_vec"))
+  loss_arg <- names(formals(vec))[2]
+  takes <- intersect(names(opts), names(formals(vec)))
+  call_vec <- function(x) {
+    args <- c(list(x$score, x$loss), opts[takes],
+      list(na_rm = isTRUE(x$na_rm), case_weights = x$case_weights))
+    do.call(vec, args)
+  }
+  frame <- function(x) {
+    data.frame(s = x$score, l = x$loss,
+      w = if (is.null(x$case_weights)) 1 else x$case_weights)
+  }
+  w_arg <- function(x) if (is.null(x$case_weights)) NULL else quote(w)
+  df_call <- function(fn, data, x, extra = list()) {
+    args <- c(list(data, quote(s), quote(l)), opts[takes], extra,
+      list(na_rm = isTRUE(x$na_rm), case_weights = w_arg(x)))
+    names(args)[3] <- loss_arg
+    do.call(fn, args)
+  }
+  forms <- list(
+    vec = call_vec,
+    data_frame = function(x) {
+      df_call(getExportedValue("aurc", metric), frame(x), x)$.estimate
+    },
+    grouped = function(x) {
+      d <- frame(x)
+      # the rows of a second group are those of the first: both equal
+      d2 <- rbind(cbind(g = 1, d), cbind(g = 2, d))
+      res <- df_call(getExportedValue("aurc", metric),
+        dplyr::group_by(d2, g), x)
+      stopifnot(identical(res$.estimate[1], res$.estimate[2]) ||
+        all(is.na(res$.estimate)))
+      res$.estimate[1]
+    },
+    selective_metrics = function(x) {
+      loss <- if (info$input == "quality") 1 - x$loss else x$loss
+      do.call(selective_metrics_vec, c(list(x$score, loss, metrics = metric),
+        opts, list(na_rm = isTRUE(x$na_rm), case_weights = x$case_weights)
+      ))$.estimate
+    },
+    metric_with = function(x) {
+      loss <- if (info$input == "quality") 1 - x$loss else x$loss
+      bound <- do.call(metric_with, c(list(metric), opts[takes]))
+      selective_metrics_vec(x$score, loss,
+        metrics = list(bound, "aurc"), na_rm = isTRUE(x$na_rm),
+        case_weights = x$case_weights
+      )$.estimate[1]
+    },
+    sqlite = function(x) {
+      con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+      on.exit(DBI::dbDisconnect(con))
+      DBI::dbWriteTable(con, "t", frame(x))
+      df_call(getExportedValue("aurc", metric), dplyr::tbl(con, "t"),
+        x)$.estimate
+    },
+    bootstrap_interval = function(x) {
+      loss <- if (info$input == "quality") 1 - x$loss else x$loss
+      args <- c(list(x$score, loss, metrics = metric, method = "bootstrap",
+        times = 20), opts, list(na_rm = isTRUE(x$na_rm),
+        case_weights = x$case_weights))
+      do.call(selective_ci_vec, args)$.estimate
+    },
+    analytic_interval = function(x) {
+      loss <- if (info$input == "quality") 1 - x$loss else x$loss
+      args <- c(list(x$score, loss, metrics = metric, method = "analytic"),
+        opts, list(na_rm = isTRUE(x$na_rm), case_weights = x$case_weights))
+      do.call(selective_ci_vec, args)$.estimate
+    },
+    bootstrap_ranking = function(x) {
+      loss <- if (info$input == "quality") 1 - x$loss else x$loss
+      if (!is.null(x$case_weights) || isTRUE(x$na_rm)) {
+        stop("no weights or NA rule") # not a form of the ranking
+      }
+      n <- length(x$score)
+      d <- data.frame(method = rep(c("a", "b"), each = n),
+        case = rep(seq_len(n), 2), score = c(x$score, rev(x$score)),
+        loss = c(loss, loss))
+      bound <- do.call(metric_with, c(list(metric), opts[takes]))
+      rk <- bootstrap_ranking(d, method, case, score, loss,
+        metrics = list(m = bound), times = 5)
+      rk$ranking$full_value[rk$ranking$method == "a"]
+    }
+  )
+  forms
+}
+
+test_that("the conformance matrix holds for every registry metric", {
+  skip_on_cran()
+  skip_if_not_installed("dplyr")
+  info <- metric_info()
+  info <- info[info$family == "selective", ]
+  cells <- 0
+  for (k in seq_len(nrow(info))) {
+    metric <- info$metric[k]
+    forms <- conformance_forms(metric, info[k, ])
+    # the forms every registry metric has, and those metric_info() claims
+    claimed <- c("vec", "data_frame", "grouped", "metric_with",
+      intersect(names(forms), names(info)[unlist(info[k, ]) %in% TRUE]))
+    claimed <- unique(claimed)
+    if (!requireNamespace("RSQLite", quietly = TRUE)) {
+      claimed <- setdiff(claimed, "sqlite")
+    } else if (isTRUE(info$database[k])) {
+      claimed <- c(claimed, "sqlite")
+    }
+    for (edge in names(conformance_inputs(info$input[k]))) {
+      x <- conformance_inputs(info$input[k])[[edge]]
+      ref <- conformance_run(forms$vec(x))
+      for (form in setdiff(claimed, "vec")) {
+        if (form == "bootstrap_ranking" &&
+          (!is.null(x$case_weights) || isTRUE(x$na_rm))) next
+        cell <- conformance_run(forms[[form]](x))
+        # an interval of one row or of one class has no spread, but its
+        # estimate is the metric's
+        expect_conformant(cell, ref, paste(metric, form, edge, sep = " / "),
+          na_input = edge == "na_kept"
+        )
+        cells <- cells + 1
+      }
+    }
+  }
+  expect_gt(cells, 500)
+})
+
+test_that("a form metric_info() denies is a classed error", {
+  skip_on_cran()
+  info <- metric_info()
+  s <- c(0.9, 0.8, 0.7, 0.6, 0.5, 0.4)
+  l <- c(0, 0, 1, 0, 1, 1)
+  for (k in seq_len(nrow(info))) {
+    m <- info$metric[k]
+    if (!info$selective_metrics[k]) {
+      expect_error(selective_metrics_vec(s, l, metrics = m),
+        class = "aurc_error", info = m
+      )
+    }
+    if (!info$bootstrap_interval[k]) {
+      expect_error(selective_ci_vec(s, l, metrics = m, method = "bootstrap",
+        times = 5), class = "aurc_error", info = m)
+    }
+    if (!info$analytic_interval[k] && info$bootstrap_interval[k]) {
+      expect_error(selective_ci_vec(s, l, metrics = m, method = "analytic",
+        coverage = 0.5, risk = 0.3), class = "aurc_error", info = m)
+    }
+    if (!info$bootstrap_ranking[k]) {
+      d <- data.frame(method = rep(c("a", "b"), each = 6),
+        case = rep(1:6, 2), score = c(s, rev(s)), loss = c(l, l))
+      expect_error(bootstrap_ranking(d, method, case, score, loss,
+        metrics = m, times = 5), class = "aurc_error", info = m)
+    }
+    if (!info$selective_power[k]) {
+      expect_error(selective_power(
+        data.frame(a = s, b = rev(s), l = l), c("a", "b"), l, metric = m,
+        n = 100
+      ), class = "aurc_error", info = m)
+    }
+  }
+})
