@@ -47,6 +47,8 @@ fuzz_fixtures <- function() {
 fuzz_table <- function() {
   list(
     aurc_vec = alist(score = S, loss = L, estimator = "alpha", na_rm = FALSE, case_weights = W),
+    metric_info = alist(metrics = c("aurc", "ece")),
+    metric_with = alist(metric = "partial_aurc", coverage_range = c(0, 0.5), .name = "low"),
     aurc = alist(data = DF, score = s, loss = l, estimator = "sele", case_weights = NULL),
     aurc_weights = alist(score = S, estimator = "alpha", case_weights = W),
     augrc_vec = alist(score = S, loss = L, method = "trapezoid", case_weights = W),
