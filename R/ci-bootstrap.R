@@ -26,15 +26,11 @@
 # every case with its weight.
 
 # Metrics the engine evaluates (DEFINITIONS Secs. 2, 4, and the calibration
-# errors of Secs. 8 and 13).
-ci_bootstrap_metrics <- c(
-  "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
-  "naurc", "risk_at_coverage", "coverage_at_risk", "partial_aurc",
-  "partial_augrc", "fpr_at_tpr", "achievable_aurc", "auarc", "prr",
-  "aurc_ba", "augrc_ba", "ece", "mce",
-  "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb", "corp_dsc",
-  "corp_unc"
-)
+# errors of Secs. 8 and 13): every metric of the registry
+# (R/metric-registry.R), the balanced ones and the calibration errors.
+ci_bootstrap_metrics <- function() {
+  c(metric_names(), ci_balanced_metrics, ci_calibration_metrics)
+}
 
 
 # Largest replicate array (times x scores x metrics doubles, 2 GB) and the
@@ -356,11 +352,12 @@ ci_check_metrics <- function(metrics, call) {
       class = "aurc_error_type", call = call
     )
   }
-  bad <- setdiff(metrics, ci_bootstrap_metrics)
+  known <- ci_bootstrap_metrics()
+  bad <- setdiff(metrics, known)
   if (length(bad) > 0) {
     abort_aurc(
       c(
-        "{.arg metrics} must be among {.val {ci_bootstrap_metrics}}.",
+        "{.arg metrics} must be among {.val {known}}.",
         x = "Unknown: {.val {bad}}."
       ),
       class = "aurc_error_value", call = call

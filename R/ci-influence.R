@@ -312,13 +312,16 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
 partial_metrics <- c("partial_aurc", "partial_augrc")
 
 # The metrics of `metrics` without an influence function with the options
-# `options`: the achievable AURC (the convex hull of the empirical ROC
-# points). The partial areas, PRR over part of the rejection range, FPR at
-# TPR and fd-shifts' working point have theirs in R/ci-influence-partial.R,
+# `options`: those whose registry entry says `influence = FALSE` (the
+# achievable AURC: the convex hull of the empirical ROC points). The
+# partial areas, PRR over part of the rejection range, FPR at TPR and
+# fd-shifts' working point have theirs in R/ci-influence-partial.R,
 # R/ci-influence-prr.R, R/ci-influence-fpr.R and
 # R/ci-influence-lowest-risk.R.
 without_influence <- function(metrics, options) {
-  metrics[metrics == "achievable_aurc"]
+  metrics[vapply(metrics, function(m) {
+    m %in% metric_names() && !isTRUE(metric_entry(m)$influence)
+  }, logical(1))]
 }
 
 # method = "analytic" for a metric without an influence function: a

@@ -398,7 +398,7 @@ ci_warn_conventions <- function(spec, score, loss, case_weights, from_correct,
   invisible()
 }
 
-ci_metrics <- ci_bootstrap_metrics
+ci_metrics <- function() ci_bootstrap_metrics()
 
 ci_types <- c("percentile", "bca", "normal")
 ci_max_times <- 1e6
@@ -414,11 +414,12 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
                     coverage_range = NULL, rule = "tie_closed",
                     tpr = 0.95) {
   if (is.character(metrics) && length(metrics) > 0 && !anyNA(metrics)) {
-    bad <- setdiff(metrics, ci_metrics)
+    known <- ci_metrics()
+    bad <- setdiff(metrics, known)
     if (length(bad) > 0) {
       abort_aurc(
         c(
-          "{.arg metrics} must be among {.or {.val {ci_metrics}}}.",
+          "{.arg metrics} must be among {.or {.val {known}}}.",
           x = "Unknown: {.val {bad}}."
         ),
         class = "aurc_error_value", call = call

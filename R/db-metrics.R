@@ -68,11 +68,21 @@ metric_db <- function(data, metrics, columns, options = list(),
   db_metric_values(res, metrics, options, cols$groups, optimum, call)
 }
 
+# The metrics with an aggregate of their own in the SQL of
+# db_aggregate(); every other metric of the registry is computed from the
+# score table of the engine's GROUP BY (one row per distinct score), with
+# the in-memory kernels.
+db_sql_metrics <- c(
+  "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
+  "naurc", "risk_at_coverage", "coverage_at_risk", "auarc", "prr"
+)
+
 # Whether the metrics are computed from the score table of the engine's
-# GROUP BY rather than by one aggregate: the partial areas, and PRR unless
-# it is 1 - NAURC of the "alpha" estimator.
+# GROUP BY rather than by one aggregate: those without SQL of their own,
+# fd-shifts' working point, and PRR unless it is 1 - NAURC of the "alpha"
+# estimator.
 db_needs_score_table <- function(metrics, options) {
-  any(metrics %in% c(partial_metrics, "fpr_at_tpr", "achievable_aurc")) ||
+  any(!metrics %in% db_sql_metrics) ||
     ("risk_at_coverage" %in% metrics &&
       identical(options$rule, "lowest_risk")) ||
     ("prr" %in% metrics &&

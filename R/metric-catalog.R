@@ -146,10 +146,10 @@ metric_forms <- function(name) {
     data_frame = name %in% exports,
     prob = paste0(name, "_prob") %in% exports,
     selective_metrics = registry,
-    analytic_interval = name %in% ci_metrics &&
+    analytic_interval = name %in% ci_metrics() &&
       !name %in% c(ci_bootstrap_only, without_influence(name, list())),
-    bootstrap_interval = name %in% ci_metrics,
-    compare_scores = name %in% ci_metrics,
+    bootstrap_interval = name %in% ci_metrics(),
+    compare_scores = name %in% ci_metrics(),
     bootstrap_ranking = registry,
     selective_power = name %in% power_metrics,
     database = registry || name %in% db_more_metrics

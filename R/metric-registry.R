@@ -48,11 +48,14 @@
 #              denominator of NAURC and PRR is 0), "one_class" (the default
 #              of "failure" metrics: no failure or no correct prediction),
 #              "no_data" (the default of the others: no row left)
+# * influence  FALSE when the metric has no influence function: its
+#              intervals and comparisons are bootstrap only (method =
+#              "analytic" is a classed error that says so)
 
 new_metric_entry <- function(name, title, direction, input, options = NULL,
                              label, range, binary_if = NULL,
                              coverage = FALSE, kernel = name,
-                             undefined = NULL) {
+                             undefined = NULL, influence = TRUE) {
   if (is.null(undefined)) {
     undefined <- if (input == "failure") "one_class" else "no_data"
   }
@@ -60,7 +63,8 @@ new_metric_entry <- function(name, title, direction, input, options = NULL,
     name = name, kernel = kernel, title = title, direction = direction,
     input = input,
     options = as.character(options), label = label, range = range,
-    binary_if = binary_if, coverage = coverage, undefined = undefined
+    binary_if = binary_if, coverage = coverage, undefined = undefined,
+    influence = influence
   )
 }
 
@@ -148,7 +152,7 @@ metric_registry <- list(
   achievable_aurc = new_metric_entry(
     "achievable_aurc", "achievable AURC",
     direction = "minimize", input = "failure",
-    label = function(o) "convex_hull", range = c(0, 1)
+    label = function(o) "convex_hull", range = c(0, 1), influence = FALSE
   ),
   auarc = new_metric_entry(
     "auarc", "AUARC",
