@@ -144,8 +144,9 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
   if (length(bad) > 0) {
     abort_aurc(
       c(
-        "{.arg metrics} must be among {.or {.val {all_metrics}}}.",
-        x = "Unknown: {.val {bad}}."
+        "{.arg metrics} must name metrics of {.fn selective_metrics}.",
+        x = "Unknown: {.val {bad}}.",
+        i = "{.code metric_info()} lists them ({.code family == \"selective\"})."
       ),
       class = "aurc_error_value", call = call
     )
