@@ -1,4 +1,4 @@
-#' Failure AUROC and failure AUPR
+#' Failure AUROC, failure AUPR and success AUPR
 #'
 #' How well the confidence score separates failures from correct
 #' predictions, ignoring how many failures there are.
@@ -14,8 +14,17 @@
 #'   `{s <= t_k}`, `Rec_k` is the share of all failures flagged and `Prec_k`
 #'   the share of failures among the flagged. Tied scores are flagged
 #'   together. Higher is better; the failure rate is random.
+#' * `success_aupr()`: average precision with the correct predictions as
+#'   the positive class and `score` as the ranking ("AUPR-In" of Hendrycks
+#'   and Gimpel 2017, "AUPR-Success" of Corbiere et al. 2019): the same sum
+#'   over the distinct thresholds taken from the highest score down, where
+#'   the accepted set is `{s >= t_k}`, `Rec_k` is the share of all correct
+#'   predictions accepted and `Prec_k` the share of correct predictions
+#'   among the accepted. Higher is better; the accuracy is random. It
+#'   equals `failure_aupr_vec(-score, 1 - failure)`. Its intervals and
+#'   comparisons are bootstrap only (no influence function yet).
 #'
-#' Both follow the conventions of scikit-learn's `roc_auc_score()` and
+#' All three follow the conventions of scikit-learn's `roc_auc_score()` and
 #' `average_precision_score()`, which the AUGRC authors' code uses.
 #'
 #' @inheritParams aurc
@@ -30,12 +39,19 @@
 #' Estimation and Its Application to Explore Model Complexity-Uncertainty
 #' Trade-Off. CVPR Workshops.
 #'
+#' Hendrycks, Gimpel (2017). A Baseline for Detecting Misclassified and
+#' Out-of-Distribution Examples in Neural Networks. ICLR.
+#'
+#' Corbiere, Thome, Bar-Hen, Cord, Perez (2019). Addressing Failure
+#' Prediction by Learning Model Confidence. NeurIPS.
+#'
 #' Traub et al. (2024), see [augrc()].
 #' @examples
 #' score <- c(0.9, 0.8, 0.8, 0.6, 0.4, 0.3)
 #' failure <- c(0, 0, 1, 0, 1, 1)
 #' failure_auroc_vec(score, failure)
 #' failure_aupr_vec(score, failure)
+#' success_aupr_vec(score, failure)
 #' failure_auroc(data.frame(score, failure), score, failure)
 #' @export
 failure_auroc <- function(data, score, failure, ..., na_rm = FALSE,
@@ -62,4 +78,18 @@ failure_aupr <- function(data, score, failure, ..., na_rm = FALSE,
 failure_aupr_vec <- function(score, failure, ..., na_rm = FALSE,
                              case_weights = NULL) {
   metric_vec_form("failure_aupr", ...)
+}
+
+#' @rdname failure_auroc
+#' @export
+success_aupr <- function(data, score, failure, ..., na_rm = FALSE,
+                         case_weights = NULL) {
+  metric_df_form("success_aupr", ...)
+}
+
+#' @rdname failure_auroc
+#' @export
+success_aupr_vec <- function(score, failure, ..., na_rm = FALSE,
+                             case_weights = NULL) {
+  metric_vec_form("success_aupr", ...)
 }

@@ -89,6 +89,11 @@ metric_registry <- list(
     direction = "maximize", input = "failure",
     label = function(o) "binary", range = c(0, 1)
   ),
+  success_aupr = new_metric_entry(
+    "success_aupr", "success AUPR",
+    direction = "maximize", input = "failure",
+    label = function(o) "binary", range = c(0, 1), influence = FALSE
+  ),
   eaurc = new_metric_entry(
     "eaurc", "E-AURC",
     direction = "minimize", input = "loss",

@@ -16,7 +16,8 @@
 #' `aurc_prob()` is [aurc()], `augrc_prob()` [augrc()], `eaurc_prob()`
 #' [eaurc()], `naurc_prob()` [naurc()], `eaugrc_prob()` [eaugrc()],
 #' `failure_auroc_prob()` [failure_auroc()], `failure_aupr_prob()`
-#' [failure_aupr()], `partial_aurc_prob()` and `partial_augrc_prob()`
+#' [failure_aupr()], `success_aupr_prob()` [success_aupr()],
+#' `partial_aurc_prob()` and `partial_augrc_prob()`
 #' [partial_aurc()] (with `coverage_range`), `fpr_at_tpr_prob()`
 #' [fpr_at_tpr()] (with `tpr`), `achievable_aurc_prob()`
 #' [achievable_aurc()], and `aurc_ba_prob()` and `augrc_ba_prob()`
@@ -126,7 +127,8 @@ NULL
 prob_metric_variant <- list(
   aurc = "estimator", augrc = "method", eaurc = "estimator",
   naurc = "estimator", eaugrc = NULL, failure_auroc = NULL,
-  failure_aupr = NULL, partial_aurc = NULL, partial_augrc = NULL,
+  failure_aupr = NULL, success_aupr = NULL, partial_aurc = NULL,
+  partial_augrc = NULL,
   fpr_at_tpr = NULL, achievable_aurc = NULL
 )
 
@@ -610,6 +612,14 @@ failure_aupr_prob <- new_prob_metric_form("failure_aupr")
 #' @rdname selective_prob_metrics
 #' @export
 failure_aupr_prob_vec <- new_prob_metric_form("failure_aupr", vec = TRUE)
+
+#' @rdname selective_prob_metrics
+#' @export
+success_aupr_prob <- new_prob_metric_form("success_aupr")
+
+#' @rdname selective_prob_metrics
+#' @export
+success_aupr_prob_vec <- new_prob_metric_form("success_aupr", vec = TRUE)
 
 #' @rdname selective_prob_metrics
 #' @export

@@ -20,7 +20,7 @@
   X(debiased_l2_ce) X(smooth_ece) X(corp_mean_score) X(corp_mcb)        \
   X(corp_dsc) X(corp_unc) X(mean_loss) X(auarc) X(prr) X(partial_aurc)  \
   X(partial_augrc) X(fpr_at_tpr) X(achievable_aurc) X(aurc_ba)          \
-  X(augrc_ba)
+  X(augrc_ba) X(success_aupr)
 
 namespace aurc {
 

@@ -251,6 +251,9 @@ bool score_group_metric(const MetricSpec& m, const Source& groups, double n,
     case MetricKind::failure_aupr:
       value = failure_aupr(groups);
       return true;
+    case MetricKind::success_aupr:
+      value = success_aupr(groups);
+      return true;
     case MetricKind::risk_at_coverage:
       // "risk_at_coverage@1": the lowest risk at or above the coverage
       value = m.lowest_risk

@@ -722,6 +722,7 @@ void test_bootstrap_replicates() {
   add("augrc_step", "augrc", "alpha", "step");
   add("failure_auroc", "failure_auroc");
   add("failure_aupr", "failure_aupr");
+  add("success_aupr", "success_aupr");
   add("eaurc", "eaurc");
   add("eaugrc", "eaugrc");
   add("naurc", "naurc");
@@ -2563,6 +2564,65 @@ void test_balanced_metrics() {
   }
 }
 
+// Success AUPR (core/failure.h): the hand case of ?failure_auroc (29/36),
+// brute force with ties and weights (accepted = s >= t, descending t,
+// correct predictions positive), and the identity with failure AUPR of the
+// negated score and the complemented failure; NaN for one class.
+void test_success_aupr() {
+  {
+    std::vector<double> s = {0.9, 0.8, 0.8, 0.6, 0.4, 0.3},
+                        f = {0, 0, 1, 0, 1, 1};
+    aurc::Presorted p;
+    aurc::presort(s.data(), s.size(), p);
+    const aurc::PresortedGroups src{p, f.data(), nullptr};
+    CHECK(close(aurc::success_aupr(src), 29.0 / 36.0, 1e-15));
+  }
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> norm;
+  std::bernoulli_distribution fail(0.35);
+  for (std::size_t n : {2, 9, 150}) {
+    std::vector<double> s(n), f(n), w(n), neg(n), ok(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s[i] = std::round(norm(rng) * 2) / 2;  // ties
+      f[i] = fail(rng) ? 1.0 : 0.0;
+      w[i] = 0.25 + double(i % 5);
+      neg[i] = -s[i];
+      ok[i] = 1.0 - f[i];
+    }
+    f[0] = 1;
+    f[1] = 0;
+    ok[0] = 0;
+    ok[1] = 1;
+    std::vector<double> thr(s);
+    std::sort(thr.begin(), thr.end());
+    thr.erase(std::unique(thr.begin(), thr.end()), thr.end());
+    double total_ok = 0, ap = 0, prev_rec = 0;
+    for (std::size_t i = 0; i < n; ++i) total_ok += w[i] * ok[i];
+    for (auto t = thr.rbegin(); t != thr.rend(); ++t) {
+      double tp = 0, acc = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (s[i] >= *t) {
+          tp += w[i] * ok[i];
+          acc += w[i];
+        }
+      ap += (tp / total_ok - prev_rec) * tp / acc;
+      prev_rec = tp / total_ok;
+    }
+    aurc::Presorted p, pn;
+    aurc::presort(s.data(), n, p);
+    aurc::presort(neg.data(), n, pn);
+    const aurc::PresortedGroups src{p, f.data(), w.data()};
+    const aurc::PresortedGroups flipped{pn, ok.data(), w.data()};
+    CHECK(close(aurc::success_aupr(src), ap, 1e-13));
+    CHECK(close(aurc::success_aupr(src), aurc::failure_aupr(flipped), 1e-13));
+    std::vector<double> all_f(n, 1.0), none(n, 0.0);
+    CHECK(std::isnan(aurc::success_aupr(
+        aurc::PresortedGroups{p, all_f.data(), w.data()})));
+    CHECK(std::isnan(aurc::success_aupr(
+        aurc::PresortedGroups{p, none.data(), w.data()})));
+  }
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -2577,6 +2637,7 @@ int main() {
   test_augrc();
   test_interrupt_hook();
   test_failure_and_curve();
+  test_success_aupr();
   test_oracle();
   test_constant_loss();
   test_contributions();

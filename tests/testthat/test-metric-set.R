@@ -14,7 +14,7 @@ test_that("selective_metrics equals the single metrics", {
   expect_identical(res$.estimate, c(
     one(aurc_vec, estimator = "alpha_prime"),
     one(augrc_vec, method = "step"),
-    one(failure_auroc_vec), one(failure_aupr_vec),
+    one(failure_auroc_vec), one(failure_aupr_vec), one(success_aupr_vec),
     one(eaurc_vec, estimator = "alpha_prime", optimum = "asymptotic"),
     one(eaugrc_vec), one(naurc_vec, estimator = "alpha_prime"),
     one(risk_at_coverage_vec, coverage = 0.6),
@@ -28,7 +28,8 @@ test_that("selective_metrics equals the single metrics", {
     prr_vec(d$score, 1 - d$loss, max_rejection = 0.5, case_weights = w)
   ))
   expect_identical(res$.estimator, c(
-    "alpha_prime", "step", "binary", "binary", "alpha_prime/asymptotic",
+    "alpha_prime", "step", "binary", "binary", "binary",
+    "alpha_prime/asymptotic",
     "trapezoid", "alpha_prime", "coverage=0.6", "risk=0.25",
     "coverage=0.1-0.8", "coverage=0.1-0.8", "tpr=0.9", "convex_hull",
     "alpha_prime",
