@@ -63,13 +63,14 @@
 #' })
 #' @export
 augrc <- function(data, score, loss, ..., method = "trapezoid",
-                  na_rm = FALSE, case_weights = NULL) {
+                  correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_df_form("augrc", ...)
 }
 
 #' @rdname augrc
 #' @export
-augrc_vec <- function(score, loss, ..., method = "trapezoid", na_rm = FALSE,
+augrc_vec <- function(score, loss, ..., method = "trapezoid",
+                      correct = NULL, na_rm = FALSE,
                       case_weights = NULL) {
   metric_vec_form("augrc", ...)
 }
@@ -99,14 +100,14 @@ augrc_methods <- c("trapezoid", "step")
 #' eaugrc_vec(conf, failure) # 0.2475 - 0.5^2 / 2
 #' eaugrc(data.frame(conf, failure), conf, failure)
 #' @export
-eaugrc <- function(data, score, failure, ..., na_rm = FALSE,
+eaugrc <- function(data, score, failure, ..., correct = NULL, na_rm = FALSE,
                    case_weights = NULL) {
   metric_df_form("eaugrc", ...)
 }
 
 #' @rdname eaugrc
 #' @export
-eaugrc_vec <- function(score, failure, ..., na_rm = FALSE,
+eaugrc_vec <- function(score, failure, ..., correct = NULL, na_rm = FALSE,
                        case_weights = NULL) {
   metric_vec_form("eaugrc", ...)
 }

@@ -69,6 +69,12 @@
 #' @param ... Not used; must be empty.
 #' @param estimator One of `"alpha"`, `"alpha_prime"`, `"sele"`, `"2sele"`,
 #'   `"trapezoid"` (see Estimators).
+#' @param correct Instead of the loss (or failure, or quality), by name: the
+#'   correctness of each prediction, 0/1 or logical (1 = right), read as
+#'   the loss or failure `1 - correct` (as the quality `correct` by
+#'   [prr()] and [auarc()]). The same name means the same in every function
+#'   of the package, calibration's included; give one of the two, never
+#'   both. For `aurc()` an unquoted column name.
 #' @param na_rm If `FALSE` (the default) a missing score or loss makes the
 #'   result `NA`; if `TRUE` incomplete pairs are dropped first.
 #' @param case_weights Optional non-negative frequency weights, one per
@@ -114,14 +120,16 @@
 #' aurc(df, score, failure)
 #' aurc(df, score, failure, estimator = "sele")
 #' @export
-aurc <- function(data, score, loss, ..., estimator = "alpha", na_rm = FALSE,
+aurc <- function(data, score, loss, ..., estimator = "alpha",
+                 correct = NULL, na_rm = FALSE,
                  case_weights = NULL) {
   metric_df_form("aurc", ...)
 }
 
 #' @rdname aurc
 #' @export
-aurc_vec <- function(score, loss, ..., estimator = "alpha", na_rm = FALSE,
+aurc_vec <- function(score, loss, ..., estimator = "alpha",
+                     correct = NULL, na_rm = FALSE,
                      case_weights = NULL) {
   metric_vec_form("aurc", ...)
 }

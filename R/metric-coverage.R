@@ -50,7 +50,7 @@
 #' )
 #' @export
 risk_at_coverage <- function(data, score, loss, ..., coverage,
-                             rule = "tie_closed", na_rm = FALSE,
+                             rule = "tie_closed", correct = NULL, na_rm = FALSE,
                              case_weights = NULL) {
   metric_df_form("risk_at_coverage", ...)
 }
@@ -58,21 +58,24 @@ risk_at_coverage <- function(data, score, loss, ..., coverage,
 #' @rdname risk_at_coverage
 #' @export
 risk_at_coverage_vec <- function(score, loss, ..., coverage,
-                                 rule = "tie_closed", na_rm = FALSE,
+                                 rule = "tie_closed",
+                                 correct = NULL, na_rm = FALSE,
                                  case_weights = NULL) {
   metric_vec_form("risk_at_coverage", ...)
 }
 
 #' @rdname risk_at_coverage
 #' @export
-coverage_at_risk <- function(data, score, loss, ..., risk, na_rm = FALSE,
+coverage_at_risk <- function(data, score, loss, ..., risk,
+                             correct = NULL, na_rm = FALSE,
                              case_weights = NULL) {
   metric_df_form("coverage_at_risk", ...)
 }
 
 #' @rdname risk_at_coverage
 #' @export
-coverage_at_risk_vec <- function(score, loss, ..., risk, na_rm = FALSE,
+coverage_at_risk_vec <- function(score, loss, ..., risk,
+                                 correct = NULL, na_rm = FALSE,
                                  case_weights = NULL) {
   metric_vec_form("coverage_at_risk", ...)
 }

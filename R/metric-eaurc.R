@@ -62,14 +62,16 @@
 #' eaurc_vec(c(2, 1, 1), c(0, 1, 1), estimator = "trapezoid")
 #' @export
 eaurc <- function(data, score, loss, ..., estimator = "alpha",
-                  optimum = "exact", na_rm = FALSE, case_weights = NULL) {
+                  optimum = "exact",
+                  correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_df_form("eaurc", ...)
 }
 
 #' @rdname eaurc
 #' @export
 eaurc_vec <- function(score, loss, ..., estimator = "alpha",
-                      optimum = "exact", na_rm = FALSE, case_weights = NULL) {
+                      optimum = "exact",
+                      correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_vec_form("eaurc", ...)
 }
 
@@ -78,13 +80,14 @@ eaurc_optima <- c("exact", "asymptotic")
 #' @rdname eaurc
 #' @export
 naurc <- function(data, score, loss, ..., estimator = "alpha",
-                  na_rm = FALSE, case_weights = NULL) {
+                  correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_df_form("naurc", ...)
 }
 
 #' @rdname eaurc
 #' @export
-naurc_vec <- function(score, loss, ..., estimator = "alpha", na_rm = FALSE,
+naurc_vec <- function(score, loss, ..., estimator = "alpha",
+                      correct = NULL, na_rm = FALSE,
                       case_weights = NULL) {
   metric_vec_form("naurc", ...)
 }

@@ -54,42 +54,46 @@
 #' success_aupr_vec(score, failure)
 #' failure_auroc(data.frame(score, failure), score, failure)
 #' @export
-failure_auroc <- function(data, score, failure, ..., na_rm = FALSE,
+failure_auroc <- function(data, score, failure, ...,
+                          correct = NULL, na_rm = FALSE,
                           case_weights = NULL) {
   metric_df_form("failure_auroc", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
-failure_auroc_vec <- function(score, failure, ..., na_rm = FALSE,
+failure_auroc_vec <- function(score, failure, ...,
+                              correct = NULL, na_rm = FALSE,
                               case_weights = NULL) {
   metric_vec_form("failure_auroc", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
-failure_aupr <- function(data, score, failure, ..., na_rm = FALSE,
+failure_aupr <- function(data, score, failure, ...,
+                         correct = NULL, na_rm = FALSE,
                          case_weights = NULL) {
   metric_df_form("failure_aupr", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
-failure_aupr_vec <- function(score, failure, ..., na_rm = FALSE,
+failure_aupr_vec <- function(score, failure, ..., correct = NULL, na_rm = FALSE,
                              case_weights = NULL) {
   metric_vec_form("failure_aupr", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
-success_aupr <- function(data, score, failure, ..., na_rm = FALSE,
+success_aupr <- function(data, score, failure, ...,
+                         correct = NULL, na_rm = FALSE,
                          case_weights = NULL) {
   metric_df_form("success_aupr", ...)
 }
 
 #' @rdname failure_auroc
 #' @export
-success_aupr_vec <- function(score, failure, ..., na_rm = FALSE,
+success_aupr_vec <- function(score, failure, ..., correct = NULL, na_rm = FALSE,
                              case_weights = NULL) {
   metric_vec_form("success_aupr", ...)
 }

@@ -47,28 +47,32 @@
 #' achievable_aurc_vec(score, failure)
 #' partial_aurc_vec(score, failure, coverage_range = c(0, 1))
 #' @export
-fpr_at_tpr <- function(data, score, failure, ..., tpr = 0.95, na_rm = FALSE,
+fpr_at_tpr <- function(data, score, failure, ..., tpr = 0.95,
+                       correct = NULL, na_rm = FALSE,
                        case_weights = NULL) {
   metric_df_form("fpr_at_tpr", ...)
 }
 
 #' @rdname fpr_at_tpr
 #' @export
-fpr_at_tpr_vec <- function(score, failure, ..., tpr = 0.95, na_rm = FALSE,
+fpr_at_tpr_vec <- function(score, failure, ..., tpr = 0.95,
+                           correct = NULL, na_rm = FALSE,
                            case_weights = NULL) {
   metric_vec_form("fpr_at_tpr", ...)
 }
 
 #' @rdname fpr_at_tpr
 #' @export
-achievable_aurc <- function(data, score, failure, ..., na_rm = FALSE,
+achievable_aurc <- function(data, score, failure, ...,
+                            correct = NULL, na_rm = FALSE,
                             case_weights = NULL) {
   metric_df_form("achievable_aurc", ...)
 }
 
 #' @rdname fpr_at_tpr
 #' @export
-achievable_aurc_vec <- function(score, failure, ..., na_rm = FALSE,
+achievable_aurc_vec <- function(score, failure, ...,
+                                correct = NULL, na_rm = FALSE,
                                 case_weights = NULL) {
   metric_vec_form("achievable_aurc", ...)
 }

@@ -82,14 +82,16 @@
 #' entropy <- 1 - confidence + rnorm(n, sd = 0.1)
 #' prr(data.frame(entropy, rouge), -entropy, rouge)
 #' @export
-prr <- function(data, score, quality, ..., max_rejection = 1, na_rm = FALSE,
+prr <- function(data, score, quality, ..., max_rejection = 1,
+                correct = NULL, na_rm = FALSE,
                 case_weights = NULL) {
   metric_df_form("prr", ...)
 }
 
 #' @rdname prr
 #' @export
-prr_vec <- function(score, quality, ..., max_rejection = 1, na_rm = FALSE,
+prr_vec <- function(score, quality, ..., max_rejection = 1,
+                    correct = NULL, na_rm = FALSE,
                     case_weights = NULL) {
   metric_vec_form("prr", ...)
 }
@@ -97,14 +99,14 @@ prr_vec <- function(score, quality, ..., max_rejection = 1, na_rm = FALSE,
 #' @rdname prr
 #' @export
 auarc <- function(data, score, quality, ..., estimator = "alpha",
-                  na_rm = FALSE, case_weights = NULL) {
+                  correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_df_form("auarc", ...)
 }
 
 #' @rdname prr
 #' @export
 auarc_vec <- function(score, quality, ..., estimator = "alpha",
-                      na_rm = FALSE, case_weights = NULL) {
+                      correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_vec_form("auarc", ...)
 }
 

@@ -54,13 +54,14 @@
 #' augrc_vec(score, failure)
 #' @export
 partial_aurc <- function(data, score, loss, ..., coverage_range,
-                         na_rm = FALSE, case_weights = NULL) {
+                         correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_df_form("partial_aurc", ...)
 }
 
 #' @rdname partial_aurc
 #' @export
-partial_aurc_vec <- function(score, loss, ..., coverage_range, na_rm = FALSE,
+partial_aurc_vec <- function(score, loss, ..., coverage_range,
+                             correct = NULL, na_rm = FALSE,
                              case_weights = NULL) {
   metric_vec_form("partial_aurc", ...)
 }
@@ -68,13 +69,15 @@ partial_aurc_vec <- function(score, loss, ..., coverage_range, na_rm = FALSE,
 #' @rdname partial_aurc
 #' @export
 partial_augrc <- function(data, score, loss, ..., coverage_range,
-                          na_rm = FALSE, case_weights = NULL) {
+                          correct = NULL, na_rm = FALSE, case_weights = NULL) {
   metric_df_form("partial_augrc", ...)
 }
 
 #' @rdname partial_aurc
 #' @export
 partial_augrc_vec <- function(score, loss, ..., coverage_range,
+
+                              correct = NULL,
                               na_rm = FALSE, case_weights = NULL) {
   metric_vec_form("partial_augrc", ...)
 }

@@ -458,12 +458,61 @@ metric_vec_form <- function(.name, ..., .env = rlang::caller_env()) {
   info <- metric_entry(.name)
   opts <- form_options(info, .env)
   loss_arg <- form_loss_arg(info)
+  outcome <- form_outcome(info, loss_arg, .env)
   res <- metrics_by_group(
-    .env$score, .env[[loss_arg]], .env$case_weights, NULL, .name, opts,
+    .env$score, outcome$value, .env$case_weights, NULL, .name, opts,
     .env$na_rm,
-    loss_arg = loss_arg, call = .env
+    loss_arg = outcome$arg, call = .env
   )
   res$values[[1]]
+}
+
+# The outcome a form was given: its loss argument (`loss`, `failure` or
+# `quality`, by position or name) or, by name, `correct` (1 = the
+# prediction was right), never both and never neither. A correctness is
+# turned into the metric's input: the loss or failure `1 - correct`, or
+# the quality `correct` itself. Returns the values and the argument name
+# the checks and messages use.
+form_outcome <- function(info, loss_arg, env) {
+  given <- !eval(call("missing", as.name(loss_arg)), env)
+  correct <- env$correct
+  check_outcome_given(given, !is.null(correct), info, loss_arg, env)
+  if (is.null(correct)) return(list(value = env[[loss_arg]], arg = loss_arg))
+  list(value = correct_as_input(correct, info, env), arg = "correct")
+}
+
+# Exactly one of the loss argument and `correct`: a classed error naming
+# both otherwise.
+check_outcome_given <- function(given, has_correct, info, loss_arg, call) {
+  if (has_correct && given) {
+    abort_aurc(
+      c(
+        "Give {.arg {loss_arg}} or {.arg correct}, not both.",
+        i = "{.arg correct} (1 = right) is read as {.code {loss_arg} =
+             {if (info$input == \"quality\") \"correct\" else \"1 - correct\"}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  if (!has_correct && !given) {
+    abort_aurc(
+      c(
+        "{.arg {loss_arg}} is missing.",
+        i = "Give the {loss_arg} as the second argument, or the
+             correctness by name: {.code correct = }."
+      ),
+      class = c("aurc_error_missing", "aurc_error_value"), call = call
+    )
+  }
+  invisible()
+}
+
+# A correctness vector (0/1 or logical, NA kept) as what the engine reads,
+# the loss `1 - correct` (for a quality metric too: the engine reads a
+# quality q as the loss 1 - q, and a correctness is a 0/1 quality).
+correct_as_input <- function(correct, info, call) {
+  check_failure(correct, length(correct), "correct", call = call)
+  1 - as.double(correct)
 }
 
 # The data-frame form: columns by tidy evaluation, every group of a grouped
@@ -475,11 +524,24 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
   loss_arg <- form_loss_arg(info)
   data <- .env$data
   columns <- c("score", loss_arg, "case_weights")
+  correct_quo <- rlang::eval_bare(rlang::expr(rlang::enquo(correct)), .env)
+  given <- !eval(call("missing", as.name(loss_arg)), .env)
+  check_outcome_given(given, !rlang::quo_is_null(correct_quo), info,
+    loss_arg, .env
+  )
   if (is_remote_data(data)) {
     # lazy database tables and score tables: R/db-dispatch.R
     quos <- lapply(columns, function(arg) {
       rlang::eval_bare(rlang::call2(rlang::enquo, rlang::sym(arg)), .env)
     })
+    if (!rlang::quo_is_null(correct_quo)) {
+      # the engine reads the loss: 1 - correct (a quality is correct)
+      quos[[2]] <- if (info$input == "quality") {
+        correct_quo
+      } else {
+        rlang::quo(1 - !!correct_quo)
+      }
+    }
     # the engine reads a quality as the loss 1 - quality
     if (info$input == "quality" && !rlang::quo_is_missing(quos[[2]])) {
       quos[[2]] <- rlang::quo(1 - !!quos[[2]])
@@ -490,17 +552,21 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
     ))
   }
   check_data_frame(data, call = .env)
+  if (!rlang::quo_is_null(correct_quo)) columns[2] <- "correct"
   values <- lapply(columns, function(arg) {
     quo <- rlang::eval_bare(
       rlang::call2(rlang::enquo, rlang::sym(arg)), .env
     )
     eval_column(data, quo, arg, call = .env)
   })
+  if (!rlang::quo_is_null(correct_quo)) {
+    values[[2]] <- correct_as_input(values[[2]], info, .env)
+  }
   groups <- data_groups(data)
   res <- metrics_by_group(
     values[[1]], values[[2]], values[[3]], groups$rows, .name, opts,
     .env$na_rm,
-    loss_arg = loss_arg, call = .env
+    loss_arg = columns[2], call = .env
   )
   out <- metric_tibble(
     groups$keys, .name, metric_estimator_label(.name, opts), res$values
@@ -554,7 +620,8 @@ metric_tibble <- function(keys, metrics, labels, values) {
 
 # The formals a registry metric's forms have: `data` (data-frame form
 # only), `score`, its loss argument, `...`, its options with their defaults
-# (required ones without), `na_rm = FALSE`, `case_weights = NULL`. The
+# (required ones without), `correct = NULL` (the outcome by name as a
+# correctness instead), `na_rm = FALSE`, `case_weights = NULL`. The
 # tests compare every exported form with these.
 metric_form_formals <- function(name, data = TRUE) {
   info <- metric_entry(name)
@@ -565,7 +632,7 @@ metric_form_formals <- function(name, data = TRUE) {
     default <- metric_option_info(opt)$default
     args[opt] <- list(if (is.null(default)) rlang::missing_arg() else default)
   }
-  args <- c(args, list(na_rm = FALSE, case_weights = NULL))
+  args <- c(args, list(correct = NULL, na_rm = FALSE, case_weights = NULL))
   if (data) args <- c(list(data = rlang::missing_arg()), args)
   as.pairlist(args)
 }

@@ -142,6 +142,27 @@ conformance_forms <- function(metric, info) {
         opts, list(na_rm = isTRUE(x$na_rm), case_weights = x$case_weights)
       ))$.estimate
     },
+    correct = function(x) {
+      # the outcome by name as a correctness (1 = right), where it is 0/1
+      if (!all(x$loss %in% c(0, 1, NA))) stop("not a 0/1 outcome")
+      ok <- if (info$input == "quality") x$loss else 1 - x$loss
+      args <- c(list(x$score), opts[takes],
+        list(correct = ok, na_rm = isTRUE(x$na_rm),
+          case_weights = x$case_weights))
+      do.call(vec, args)
+    },
+    correct_sqlite = function(x) {
+      if (!all(x$loss %in% c(0, 1, NA))) stop("not a 0/1 outcome")
+      d <- frame(x)
+      d$ok <- if (info$input == "quality") d$l else 1 - d$l
+      con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+      on.exit(DBI::dbDisconnect(con))
+      DBI::dbWriteTable(con, "t", d)
+      args <- c(list(dplyr::tbl(con, "t"), quote(s)), opts[takes],
+        list(correct = quote(ok), na_rm = isTRUE(x$na_rm),
+          case_weights = w_arg(x)))
+      do.call(getExportedValue("aurc", metric), args)$.estimate
+    },
     metric_with = function(x) {
       loss <- if (info$input == "quality") 1 - x$loss else x$loss
       bound <- do.call(metric_with, c(list(metric), opts[takes]))
@@ -198,13 +219,13 @@ test_that("the conformance matrix holds for every registry metric", {
     metric <- info$metric[k]
     forms <- conformance_forms(metric, info[k, ])
     # the forms every registry metric has, and those metric_info() claims
-    claimed <- c("vec", "data_frame", "grouped", "metric_with",
+    claimed <- c("vec", "data_frame", "grouped", "metric_with", "correct",
       intersect(names(forms), names(info)[unlist(info[k, ]) %in% TRUE]))
     claimed <- unique(claimed)
     if (!requireNamespace("RSQLite", quietly = TRUE)) {
       claimed <- setdiff(claimed, "sqlite")
     } else if (isTRUE(info$database[k])) {
-      claimed <- c(claimed, "sqlite")
+      claimed <- c(claimed, "sqlite", "correct_sqlite")
     }
     for (edge in names(conformance_inputs(info$input[k]))) {
       x <- conformance_inputs(info$input[k])[[edge]]
@@ -212,6 +233,8 @@ test_that("the conformance matrix holds for every registry metric", {
       for (form in setdiff(claimed, "vec")) {
         if (form == "bootstrap_ranking" &&
           (!is.null(x$case_weights) || isTRUE(x$na_rm))) next
+        if (form %in% c("correct", "correct_sqlite") &&
+          !all(x$loss %in% c(0, 1, NA))) next
         cell <- conformance_run(forms[[form]](x))
         # an interval of one row or of one class has no spread, but its
         # estimate is the metric's

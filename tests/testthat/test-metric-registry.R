@@ -189,3 +189,37 @@ test_that("rc_curve() on groups equals one curve per group", {
   )
   expect_identical(attr(cur, "group_vars"), "g")
 })
+
+test_that("every registry form takes the outcome as `correct =`, never both", {
+  s <- c(0.9, 0.8, 0.8, 0.6, 0.5, 0.3, 0.2)
+  ok <- c(1, 1, 0, 1, 0, 0, 1)
+  d <- data.frame(s = s, ok = ok, f = 1 - ok)
+  opts <- list(coverage = 0.5, risk = 0.3, coverage_range = c(0.2, 0.9))
+  for (name in aurc:::metric_names()) {
+    vec <- getExportedValue("aurc", paste0(name, "_vec"))
+    df <- getExportedValue("aurc", name)
+    takes <- intersect(names(opts), names(formals(vec)))
+    quality <- aurc:::metric_entry(name)$input == "quality"
+    outcome <- if (quality) ok else 1 - ok
+    want <- do.call(vec, c(list(s, outcome), opts[takes]))
+    expect_identical(do.call(vec, c(list(s), opts[takes], list(correct = ok))),
+      want, info = name)
+    expect_identical(
+      do.call(vec, c(list(s), opts[takes], list(correct = ok == 1))),
+      want, info = name
+    )
+    got <- do.call(df, c(list(d, quote(s)), opts[takes],
+      list(correct = quote(ok))))
+    expect_identical(got$.estimate, want, info = name)
+    expect_error(do.call(vec, c(list(s, outcome), opts[takes],
+      list(correct = ok))), class = "aurc_error_value", info = name)
+    expect_error(do.call(vec, c(list(s), opts[takes])),
+      class = "aurc_error_missing", info = name)
+    expect_error(do.call(df, c(list(d, quote(s)), opts[takes])),
+      class = "aurc_error_missing", info = name)
+    expect_error(do.call(vec, c(list(s), opts[takes],
+      list(correct = replace(ok, 2, 0.5)))), class = "aurc_error", info = name)
+  }
+  err <- tryCatch(aurc_vec(s, 1 - ok, correct = ok), error = identity)
+  expect_match(conditionMessage(err), "`loss` or `correct`")
+})
