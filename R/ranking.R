@@ -110,7 +110,13 @@
 #'   and runs); cases are drawn within each stratum.
 #' @param ties How tied metric values are ranked: `"min"` (default),
 #'   `"average"` or `"max"` (as [base::rank()]).
-#' @param correct Continuity correction in the normal approximation
+#' @param correct Instead of `loss`, by name: an unquoted column of the
+#'   correctness of each prediction (0/1 or logical, 1 = right), read as
+#'   the loss `1 - correct`, as in every function of the package. (It was
+#'   the continuity correction, now `continuity`; `correct = TRUE` or
+#'   `FALSE` still sets it, with a warning of class
+#'   `aurc_warning_deprecated`.)
+#' @param continuity Continuity correction in the normal approximation
 #'   (`FALSE` by default, as in the code of Traub et al.).
 #' @param p_adjust Correction for multiple testing over the K(K-1) ordered
 #'   pairs: `"holm"` (default), any method of [stats::p.adjust()], or
@@ -168,7 +174,8 @@
 bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
                               group = NULL, metrics = c("aurc", "augrc"),
                               times = 500, indices = NULL, strata = NULL,
-                              ties = "min", correct = FALSE,
+                              ties = "min", correct = NULL,
+                              continuity = FALSE,
                               p_adjust = "holm", alpha = 0.05,
                               threads = 1) {
   call <- rlang::current_env()
@@ -179,6 +186,24 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     run = rlang::enquo(run), group = rlang::enquo(group),
     strata = rlang::enquo(strata)
   )
+  correct_quo <- rlang::enquo(correct)
+  if (is_continuity_flag(correct_quo)) {
+    continuity <- deprecated_continuity(rlang::quo_get_expr(correct_quo),
+      call
+    )
+  } else if (!rlang::quo_is_null(correct_quo)) {
+    if (!rlang::quo_is_missing(quos$loss)) {
+      abort_aurc(
+        c(
+          "Give {.arg loss} or {.arg correct}, not both.",
+          i = "{.arg correct} (1 = right) is read as {.code loss = 1 -
+               correct}."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    }
+    quos$loss <- correct_quo
+  }
   for (arg in c("method", "case", "score", "loss")) {
     if (rlang::quo_is_missing(quos[[arg]])) {
       abort_aurc("{.arg {arg}} is absent but must be supplied.",
@@ -190,8 +215,14 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
     function(quo, arg) eval_column(data, quo, arg, call = call),
     quos, names(quos)
   )
+  if (!is_continuity_flag(correct_quo) && !rlang::quo_is_null(correct_quo)) {
+    cols$loss <- 1 - as.double(check_failure(cols$loss, length(cols$loss),
+      "correct",
+      call = call
+    ))
+  }
   specs <- ranking_metric_specs(metrics, call = call)
-  opts <- ranking_options(ties, correct, p_adjust, alpha, call = call)
+  opts <- ranking_options(ties, continuity, p_adjust, alpha, call = call)
   threads <- check_threads(threads, call = call)
   check_ranking_columns(cols, specs, call = call)
   if (is.null(indices)) {
@@ -278,6 +309,7 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
 #'   Kendall's tau-b then compares each replicate's ranking with the
 #'   full-data ranking; without them it compares with the consensus
 #'   ranking (by mean rank), and `full_value` is `NA`.
+#' @param correct Deprecated: the old name of `continuity`.
 #' @inheritParams bootstrap_ranking
 #'
 #' @return An object of class `aurc_ranking` (see [bootstrap_ranking()]).
@@ -291,11 +323,12 @@ bootstrap_ranking <- function(data, method, case, score, loss, run = NULL,
 #' @export
 rank_replicates <- function(values, ..., direction = "lower",
                             metric = "value", full_values = NULL,
-                            ties = "min", correct = FALSE,
-                            p_adjust = "holm", alpha = 0.05) {
+                            ties = "min", continuity = FALSE,
+                            p_adjust = "holm", alpha = 0.05, correct) {
   check_dots(...)
   call <- rlang::current_env()
-  opts <- ranking_options(ties, correct, p_adjust, alpha, call = call)
+  if (!missing(correct)) continuity <- deprecated_continuity(correct, call)
+  opts <- ranking_options(ties, continuity, p_adjust, alpha, call = call)
   long <- replicate_table(values, metric, call = call)
   metric_names <- unique(long$metric)
   higher <- direction_per_metric(direction, metric_names, call = call)
@@ -332,4 +365,24 @@ rank_replicates <- function(values, ..., direction = "lower",
     )
   )
   new_aurc_ranking(parts, settings)
+}
+
+# `correct = TRUE` or `FALSE` in a ranking: the continuity correction's
+# old name (a literal logical, not a column).
+is_continuity_flag <- function(quo) {
+  x <- rlang::quo_get_expr(quo)
+  is.logical(x) && length(x) == 1 && !is.na(x)
+}
+
+deprecated_continuity <- function(value, call) {
+  warn_aurc(
+    c(
+      "{.arg correct} as the continuity correction is deprecated; use
+       {.arg continuity}.",
+      i = "{.arg correct} now names the correctness column (1 = right), as
+           in every function of aurc."
+    ),
+    class = "aurc_warning_deprecated", call = call
+  )
+  value
 }

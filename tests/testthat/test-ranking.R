@@ -57,7 +57,7 @@ test_that("rank_replicates: tests and adjustment equal stats, every pair", {
     for (adj in c("holm", "none", "BH", "bonferroni", "hommel")) {
       for (dir in c("lower", "higher")) {
         rk <- rank_replicates(v, direction = dir, p_adjust = adj,
-          correct = B == 30)
+          continuity = B == 30)
         tt <- rk$tests
         expect_identical(nrow(tt), 12L)
         alt <- if (dir == "lower") "less" else "greater"
@@ -577,4 +577,30 @@ test_that("the four metrics run in the kernel, not the R fallback", {
   expect_true(all(is.na(v$value[v$metric == "failure_aupr" &
     v$replicate == 2])))
   expect_identical(v$value[v$metric == "eaugrc" & v$replicate == 2], c(0, 0))
+})
+
+test_that("`correct` names the correctness column; the old flag still works", {
+  set.seed(120)
+  d <- ranking_data(n = 30, methods = c("a", "b"))
+  idx <- matrix(sample.int(30, 30 * 5, replace = TRUE), 5)
+  by_loss <- bootstrap_ranking(d, method, case, score, loss, indices = idx)
+  d$ok <- 1 - d$loss
+  by_correct <- bootstrap_ranking(d, method, case, score, correct = ok,
+    indices = idx)
+  expect_identical(by_correct$replicates, by_loss$replicates)
+  expect_error(bootstrap_ranking(d, method, case, score, loss, correct = ok,
+    indices = idx), class = "aurc_error_value")
+  d$half <- replace(d$ok, 1, 0.5)
+  expect_error(bootstrap_ranking(d, method, case, score, correct = half,
+    indices = idx), class = "aurc_error_value")
+  expect_warning(old <- bootstrap_ranking(d, method, case, score, loss,
+    indices = idx, correct = TRUE), class = "aurc_warning_deprecated")
+  expect_identical(old$tests,
+    bootstrap_ranking(d, method, case, score, loss, indices = idx,
+      continuity = TRUE)$tests)
+  expect_true(old$settings$correct)
+  v <- cbind(a = 1:5 / 10, b = c(2, 1, 4, 3, 6) / 10)
+  expect_warning(r1 <- rank_replicates(v, correct = TRUE),
+    class = "aurc_warning_deprecated")
+  expect_identical(r1$tests, rank_replicates(v, continuity = TRUE)$tests)
 })
