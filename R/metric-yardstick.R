@@ -42,12 +42,14 @@
 #' confidence score likewise with `score_type =`.
 #'
 #' @section Probability columns:
-#' Give one column per level of `truth`. Columns named as tidymodels names
-#' them, `.pred_<level>` (or a matrix whose column names are the levels),
-#' are matched to the levels **by name**, in any order; a name that is no
-#' level, a level given twice or a level without a column is an error of
-#' class `aurc_error_column`. Columns with other names are taken in the
-#' order of the levels. Each row must sum to 1.
+#' Give one column per level of `truth`. Columns are matched to the levels
+#' **by name**, in any order: names as tidymodels gives them,
+#' `.pred_<level>`, the levels themselves, or the levels with a prefix and
+#' a suffix that every column shares (`p_yes`, `p_no`; `prob.a.hat`, ...).
+#' A name that is no level, a level given twice or a level without a column
+#' is an error of class `aurc_error_column`: a named column is never taken
+#' by its position. Only a matrix without column names is read in the order
+#' of the levels. Each row must sum to 1.
 #'
 #' For a two-level `truth` a single column is enough. Its name decides
 #' which level it is the probability of (`.pred_yes` is the probability of
@@ -377,7 +379,7 @@ metric_option_choices <- function(option) {
 # Score and top-label 0/1 loss from a factor truth and class probabilities.
 # Rows with a missing value get NA in both (the NA rule applies later).
 # `names`: the names of the probability columns (NULL when unnamed): columns
-# named `.pred_<level>` (or by the levels themselves) are matched to the
+# named by the levels (see prob_column_levels()) are matched to the
 # levels of `truth` by name (see match_prob_columns()). A two-level truth
 # whose top-label error rate is above 0.5 gets a classed warning: the
 # probabilities most likely belong to the other level.
@@ -447,11 +449,10 @@ prob_metric_input <- function(truth, estimate, event_level, score_type,
 }
 
 # The probability matrix with its columns in the order of the levels.
-# Columns whose names are `.pred_<level>` (tidymodels' names) or the levels
-# themselves are matched by name; a name that is no level, or a level with
-# no column, is an error. Unnamed columns (or other names) are taken in the
-# order of the levels. A single column of a two-level truth is the
-# probability of the level its name gives, else of `event_level`.
+# Named columns are matched by name (prob_column_levels()); a name that is
+# no level, or a level with no column, is an error. Unnamed columns are
+# taken in the order of the levels. A single column of a two-level truth is
+# the probability of the level its name gives, else of `event_level`.
 match_prob_columns <- function(estimate, names, lev, event_level, call) {
   k <- length(lev)
   single <- is.null(dim(estimate)) || ncol(estimate) == 1
@@ -473,7 +474,10 @@ match_prob_columns <- function(estimate, names, lev, event_level, call) {
           } else {
             "No column for level{?s} {.val {setdiff(lev, named)}}."
           },
-          i = "Columns are matched by their names {.code .pred_<level>}."
+          i = "Columns are matched to the levels by their names
+               ({.code .pred_<level>}, the level, or the level with a prefix
+               and suffix all columns share); rename them, or give an
+               unnamed matrix whose columns are in the order of the levels."
         ),
         class = "aurc_error_column", call = call
       )
@@ -524,11 +528,50 @@ match_prob_columns <- function(estimate, names, lev, event_level, call) {
 }
 
 # The levels that column names give: `.pred_<level>` names stripped of the
-# prefix, or the names when they all are levels; NULL for other names.
+# prefix, the names when they all are levels, or, for several columns, the
+# names stripped of a prefix and a suffix they share when that leaves
+# exactly the levels (`p_yes`, `p_no`; `prob.a.hat`, ...). NULL for no
+# names (the columns are then in the order of the levels, by convention)
+# and for a single column not named by a level;
+# other names are returned as they are, for match_prob_columns() to refuse:
+# a column is never assigned to a level by its position when its name says
+# something else.
 prob_column_levels <- function(names, lev) {
-  if (is.null(names) || anyNA(names)) return(NULL)
+  if (is.null(names) || all(names == "")) return(NULL)
+  if (anyNA(names)) return(names)
   if (all(startsWith(names, ".pred_"))) return(substring(names, 7))
   if (all(names %in% lev)) return(names)
+  # one column of a two-level truth named otherwise: the probability of
+  # `event_level` (the convention of yardstick's binary metrics)
+  if (length(names) < 2) return(NULL)
+  stripped <- strip_shared_affixes(names, lev)
+  if (!is.null(stripped)) return(stripped)
+  names
+}
+
+# `names` without a prefix and a suffix they all share, such that exactly
+# the levels are left; NULL when no such prefix and suffix exist.
+strip_shared_affixes <- function(names, lev) {
+  if (length(names) != length(lev)) return(NULL)
+  shared <- function(x) {
+    n <- min(nchar(x))
+    k <- 0
+    while (k < n && length(unique(substr(x, 1, k + 1))) == 1) k <- k + 1
+    k
+  }
+  rev_str <- function(x) {
+    vapply(strsplit(x, NULL), function(ch) paste(rev(ch), collapse = ""), "")
+  }
+  max_pre <- shared(names)
+  max_suf <- shared(rev_str(names))
+  for (pre in rev(seq(0, max_pre))) {
+    for (suf in rev(seq(0, max_suf))) {
+      keep <- nchar(names) - pre - suf
+      if (any(keep < 1)) next
+      core <- substr(names, pre + 1, pre + keep)
+      if (!anyDuplicated(core) && setequal(core, lev)) return(core)
+    }
+  }
   NULL
 }
 

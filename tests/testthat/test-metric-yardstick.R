@@ -274,6 +274,32 @@ test_that("probability columns are matched to the levels by their names", {
   )
   colnames(m) <- c("c", "b", "b")
   expect_error(aurc_prob_vec(df$truth, m), class = "aurc_error_column")
+  # other names that hold the levels with a shared prefix and suffix are
+  # matched by name, in any order (they were taken in the order given)
+  p <- df[c(".pred_a", ".pred_b", ".pred_c")]
+  names(p) <- c("prob_a_hat", "prob_b_hat", "prob_c_hat")
+  d2 <- cbind(df["truth"], p[c(3, 1, 2)])
+  expect_equal(aurc_prob(d2, truth, prob_c_hat, prob_a_hat, prob_b_hat),
+    right
+  )
+  m2 <- as.matrix(p[c(2, 3, 1)])
+  expect_equal(aurc_prob_vec(df$truth, m2), right$.estimate)
+  expect_equal(ece_prob_vec(df$truth, m2),
+    ece_prob(df, truth, .pred_a, .pred_b, .pred_c)$.estimate
+  )
+  # levels sharing a prefix: the longest affix that leaves the levels
+  lv <- factor(c("class1", "class2", "class1"), c("class1", "class2"))
+  pm <- cbind(p_class2 = c(0.2, 0.7, 0.4), p_class1 = c(0.8, 0.3, 0.6))
+  expect_equal(aurc_prob_vec(lv, pm),
+    aurc_prob_vec(lv, unname(pm[, 2:1]))
+  )
+  # names that are no levels are refused, not taken by position
+  colnames(m2) <- c("x1", "x2", "x3")
+  expect_error(aurc_prob_vec(df$truth, m2), class = "aurc_error_column")
+  # an unnamed matrix: its columns are in the order of the levels
+  expect_equal(aurc_prob_vec(df$truth, unname(as.matrix(p))),
+    right$.estimate
+  )
 })
 
 test_that("one column: its name decides its level, a wrong event_level warns", {
