@@ -105,16 +105,13 @@ warn_if_loss_looks_like_confidence <- function(st, loss_arg, call) {
 }
 
 # A score in [0, 1] whose loss falls towards both ends: the probability of
-# one class of a binary classifier, whose confidence is max(p, 1 - p).
+# one class of a binary classifier, whose confidence is max(p, 1 - p). The
+# evidence of the two halves is pooled (Stouffer's z of their Fisher z
+# values, both of the tent's sign, above 4): a sound confidence has a loss
+# that falls across the whole range, and each half alone missed the
+# pattern at n = 100.
 warn_if_class_probability <- function(st, loss_arg, call) {
-  if (st[["score_min"]] < 0 || st[["score_max"]] > 1 ||
-    st[["m_low"]] < 50 || st[["m_high"]] < 50) {
-    return(FALSE)
-  }
-  if (!rises(st[["r_low"]], st[["m_low"]]) ||
-    !rises(-st[["r_high"]], st[["m_high"]])) {
-    return(FALSE)
-  }
+  if (!looks_like_class_probability(st)) return(FALSE)
   warn_aurc(
     c(
       paste(
@@ -131,6 +128,24 @@ warn_if_class_probability <- function(st, loss_arg, call) {
     call = call
   )
   TRUE
+}
+
+# Whether the sample summary `st` (input_summary(score, loss)) shows a
+# loss that rises with the score below 0.5 and falls above it.
+looks_like_class_probability <- function(st) {
+  m_low <- st[["m_low"]]
+  m_high <- st[["m_high"]]
+  if (st[["score_min"]] < 0 || st[["score_max"]] > 1 ||
+    m_low < 20 || m_high < 20) {
+    return(FALSE)
+  }
+  r_low <- st[["r_low"]]
+  r_high <- -st[["r_high"]]
+  if (is.na(r_low) || is.na(r_high) || !(r_low > 0.1) || !(r_high > 0.1)) {
+    return(FALSE)
+  }
+  z <- function(r, m) atanh(min(r, 0.999999)) * sqrt(m - 3)
+  (z(r_low, m_low) + z(r_high, m_high)) / sqrt(2) > 3
 }
 
 # A loss that clearly rises with the score: an uncertainty given as the
@@ -257,6 +272,27 @@ warn_calibration_convention <- function(confidence, values, case_weights,
   # the sample's means and correlation, unweighted (a heuristic)
   st <- input_summary(confidence, values)
   if (st[["rows"]] < 20) return(invisible())
+  # the probability of one class of a binary model given as the confidence:
+  # the correctness is highest towards both 0 and 1
+  st_loss <- if (values_are_loss) st else input_summary(confidence, 1 - values)
+  if (looks_like_class_probability(st_loss)) {
+    warn_aurc(
+      c(
+        paste(
+          "{.arg confidence} looks like the probability of one class: the",
+          "predictions are most often right towards both 0 and 1."
+        ),
+        i = paste(
+          "The confidence of a binary model is {.code max(p, 1 - p)}, not",
+          "{.code p}: use {.code confidence_score(cbind(1 - p, p), from =",
+          "\"probs\")}, or the class-probability form (e.g. {.fn ece_prob})."
+        )
+      ),
+      class = c("aurc_warning_class_probability", "aurc_warning_convention"),
+      call = call
+    )
+    return(invisible())
+  }
   flip <- if (values_are_loss) -1 else 1
   acc <- if (values_are_loss) 1 - st[["loss_mean"]] else st[["loss_mean"]]
   conf <- st[["score_mean"]]
