@@ -215,7 +215,7 @@ test_that("a binary model's P(class) given as the confidence is caught for calib
   )
   expect_no_warning(ece_vec(pmax(p, 1 - p), correct))
   # by simulation: found in most data sets of n = 100 (the issue: never for
-  # ECE, and for AURC in 7% at n = 100), rarely raised for a score that
+  # ECE, and for AURC in 0% at n = 100), rarely raised for a score that
   # tells nothing (the pooled z above 3: 0.1% under independence)
   skip_on_cran()
   found <- vapply(1:200, function(r) {
