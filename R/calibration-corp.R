@@ -58,6 +58,11 @@
 #' of repeated rows. The work is one sort of the confidences and linear
 #' passes (tie groups, PAV with a stack, the decomposition).
 #'
+#' @param data A data frame with the columns (one data set: a grouped data
+#'   frame is an error); `confidence`, `correct` and `case_weights` are
+#'   then unquoted columns of it. The vector-first call of earlier
+#'   versions, `corp_reliability(confidence, correct)`, still works and says once per
+#'   session that the order has changed.
 #' @inheritParams calibration_bins
 #' @param score `"brier"` (the default) or `"log"` (see Scores).
 #' @param times Number of resamples for the consistency band (0: no band).
@@ -84,16 +89,32 @@
 #' set.seed(1)
 #' confidence <- round(runif(500, 0.5, 1), 2)
 #' correct <- rbinom(500, 1, confidence^2)
-#' fit <- corp_reliability(confidence, correct, times = 50)
+#' fit <- corp_reliability(data.frame(confidence, correct), confidence,
+#'   correct, times = 50)
 #' fit
 #' autoplot(fit)
 #' @export
-corp_reliability <- function(confidence, correct, ...,
+corp_reliability <- function(data, confidence, correct, ...,
                              score = c("brier", "log"), times = 100,
                              band_level = 0.9,
                              band_position = c("diagonal", "estimate"),
                              band_method = c("resampling", "asymptotic"),
                              na_rm = FALSE, case_weights = NULL) {
+  data_first_call(corp_reliability_vectors,
+    c("confidence", "correct", "case_weights")
+  )
+}
+
+# The vector form of corp_reliability() (its formals before data came
+# first; R/data-first.R).
+corp_reliability_vectors <- function(confidence, correct, ...,
+                                     score = c("brier", "log"), times = 100,
+                                     band_level = 0.9,
+                                     band_position = c("diagonal",
+                                                       "estimate"),
+                                     band_method = c("resampling",
+                                                     "asymptotic"),
+                                     na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",

@@ -202,6 +202,11 @@ smooth_bisection_steps <- 10L
 #' confidences. Returned as a tibble of class `aurc_smooth_calibration`
 #' whose [autoplot()][ggplot2::autoplot()] draws the diagram.
 #'
+#' @param data A data frame with the columns (one data set: a grouped data
+#'   frame is an error); `confidence`, `correct` and `case_weights` are
+#'   then unquoted columns of it. The vector-first call of earlier
+#'   versions, `smooth_calibration(confidence, correct)`, still works and says once per
+#'   session that the order has changed.
 #' @inheritParams smooth_ece_vec
 #' @param times Number of bootstrap resamples for the band (0 for none).
 #' @param conf_level Level of the pointwise band.
@@ -221,14 +226,26 @@ smooth_bisection_steps <- 10L
 #' set.seed(1)
 #' confidence <- runif(1000, 0.4, 1)
 #' correct <- rbinom(1000, 1, confidence^2)
-#' sm <- smooth_calibration(confidence, correct, times = 50)
+#' sm <- smooth_calibration(data.frame(confidence, correct), confidence,
+#'   correct, times = 50)
 #' sm
 #' autoplot(sm)
 #' @export
-smooth_calibration <- function(confidence, correct, ..., sigma = NULL,
+smooth_calibration <- function(data, confidence, correct, ..., sigma = NULL,
                                method = c("fine", "relplot"), times = 200,
                                conf_level = 0.95, na_rm = FALSE,
                                case_weights = NULL) {
+  data_first_call(smooth_calibration_vectors,
+    c("confidence", "correct", "case_weights")
+  )
+}
+
+# The vector form of smooth_calibration() (R/data-first.R).
+smooth_calibration_vectors <- function(confidence, correct, ...,
+                                       sigma = NULL,
+                                       method = c("fine", "relplot"),
+                                       times = 200, conf_level = 0.95,
+                                       na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   opts <- smooth_options(sigma, method, call)

@@ -105,7 +105,12 @@
 #' the special case); `R(t)` is then the expected loss of accepted samples.
 #' Otherwise it must be 0/1 (an error of class `aurc_error_value`).
 #'
-#' @param score Confidence score (higher = accepted first).
+#' @param data A data frame holding the calibration set (one data set: a
+#'   grouped data frame is an error). The vector-first call of earlier
+#'   versions, `certify_threshold(score, failure, target_risk)`, still
+#'   works and says once per session that the order has changed.
+#' @param score Confidence score (higher = accepted first): an unquoted
+#'   column of `data`.
 #' @param failure 0/1 (or logical) failure indicator; with `method =
 #'   "ltt"` and `p_value = "hoeffding_bentkus"`, any loss in \[0, 1\].
 #' @param target_risk The selective risk to certify, in (0, 1).
@@ -159,30 +164,45 @@
 #' set.seed(4)
 #' score <- runif(5000)
 #' failure <- rbinom(5000, 1, 0.4 * (1 - score)^2)
-#' cert <- certify_threshold(score, failure, target_risk = 0.05, delta = 0.01)
+#' cal <- data.frame(score, failure)
+#' cert <- certify_threshold(cal, score, failure, target_risk = 0.05,
+#'   delta = 0.01)
 #' cert
 #' attr(cert, "steps")
 #' # Learn then Test: Holm over the distinct scores, or fixed-sequence
 #' # testing over a grid fixed in advance
-#' certify_threshold(score, failure, 0.05, delta = 0.01, method = "ltt",
-#'   fwer = "holm")
-#' ltt <- certify_threshold(score, failure, 0.05, delta = 0.01,
+#' certify_threshold(cal, score, failure, 0.05, delta = 0.01,
+#'   method = "ltt", fwer = "holm")
+#' ltt <- certify_threshold(cal, score, failure, 0.05, delta = 0.01,
 #'   method = "ltt", thresholds = seq(0.95, 0, by = -0.01))
 #' ltt
 #' head(attr(ltt, "candidates"))
 #' # a loss in [0, 1], and at most 50% abstention at the same time
-#' loss <- pmin(1, rexp(5000) * 0.2 * (1 - score))
-#' certify_threshold(score, loss, 0.05, delta = 0.01, method = "ltt",
+#' cal$loss <- pmin(1, rexp(5000) * 0.2 * (1 - score))
+#' certify_threshold(cal, score, loss, 0.05, delta = 0.01, method = "ltt",
 #'   p_value = "hoeffding_bentkus", max_abstention = 0.5,
 #'   thresholds = seq(0.95, 0, by = -0.01))
 #' risk_upper_bound(score, failure, coverage = c(0.5, 0.8), delta = 0.01)
 #' @export
-certify_threshold <- function(score, failure, target_risk, delta = 0.001,
-                              ..., method = c("sgr", "ltt"),
+certify_threshold <- function(data, score, failure, target_risk,
+                              delta = 0.001, ..., method = c("sgr", "ltt"),
                               p_value = c("binomial", "hoeffding_bentkus"),
                               fwer = c("fixed_sequence", "holm", "bonferroni"),
                               max_abstention = NULL, thresholds = NULL,
                               na_rm = FALSE) {
+  data_first_call(certify_threshold_vectors, c("score", "failure"))
+}
+
+# The vector form of certify_threshold() (R/data-first.R).
+certify_threshold_vectors <- function(score, failure, target_risk,
+                                      delta = 0.001, ...,
+                                      method = c("sgr", "ltt"),
+                                      p_value = c("binomial",
+                                                  "hoeffding_bentkus"),
+                                      fwer = c("fixed_sequence", "holm",
+                                               "bonferroni"),
+                                      max_abstention = NULL,
+                                      thresholds = NULL, na_rm = FALSE) {
   check_dots(...)
   call <- rlang::current_env()
   # which Learn-then-Test options were given (before they are matched)
