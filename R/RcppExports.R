@@ -21,6 +21,10 @@ any_na_impl <- function(x, threads) {
     .Call(`_aurc_any_na_impl`, x, threads)
 }
 
+weight_summary_impl <- function(w, offsets) {
+    .Call(`_aurc_weight_summary_impl`, w, offsets)
+}
+
 calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads = 1L) {
     .Call(`_aurc_calibration_bins_impl`, confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads)
 }

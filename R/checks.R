@@ -397,32 +397,6 @@ as_output_matrix <- function(x, arg = rlang::caller_arg(x),
   out
 }
 
-# Case weights at any scale (issue 25): every metric is invariant to
-# multiplying all weights by one number, but sums of weights near 1e308
-# overflow and products of weights near 1e-160 underflow. Weights whose
-# largest value lies outside [2^-64, 2^64] are multiplied by a power of 2
-# that brings it to [1, 2): exact in floating point, so the metric is the
-# one of the weights as given. Weights within that range are left as they
-# are (the results stay identical to the last bit). NA and Inf weights are
-# the checks' business and are left alone.
-# Not for the exact optimum of E-AURC and NAURC: its strict oracle order
-# treats weights as counts of copies, so those two are not invariant to
-# scaling the weights (weights_scale_free()).
-rescale_weights <- function(w) {
-  if (!length(w)) return(w)
-  # (weights are checked finite before; max() makes no copy)
-  m <- suppressWarnings(max(w, na.rm = TRUE))
-  if (!is.finite(m) || !(m > 0) || (m >= 2^-64 && m <= 2^64)) return(w)
-  w * 2^-floor(log2(m))
-}
-
-# Whether every metric of `metrics` is invariant to scaling all weights:
-# all but NAURC, PRR and E-AURC with the exact optimum (see rescale_weights()).
-weights_scale_free <- function(metrics, optimum = "exact") {
-  !any(c("naurc", "prr") %in% metrics) &&
-    !("eaurc" %in% metrics && !identical(optimum, "asymptotic"))
-}
-
 # A grouped data frame of zero rows has no groups: the functions that
 # cannot return a table of zero rows (curves, score tables) say so.
 check_some_groups <- function(groups, call = rlang::caller_env()) {

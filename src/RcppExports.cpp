@@ -69,6 +69,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// weight_summary_impl
+Rcpp::List weight_summary_impl(SEXP w, const Rcpp::NumericVector& offsets);
+RcppExport SEXP _aurc_weight_summary_impl(SEXP wSEXP, SEXP offsetsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type w(wSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weight_summary_impl(w, offsets));
+    return rcpp_result_gen;
+END_RCPP
+}
 // calibration_bins_impl
 Rcpp::List calibration_bins_impl(const Rcpp::NumericVector& confidence, const Rcpp::NumericVector& correct, const Rcpp::NumericVector& case_weights, const std::string& binning, const Rcpp::NumericVector& breaks, double n_bins, double z, double min_remaining, double min_range, double hist_bins, int threads);
 RcppExport SEXP _aurc_calibration_bins_impl(SEXP confidenceSEXP, SEXP correctSEXP, SEXP case_weightsSEXP, SEXP binningSEXP, SEXP breaksSEXP, SEXP n_binsSEXP, SEXP zSEXP, SEXP min_remainingSEXP, SEXP min_rangeSEXP, SEXP hist_binsSEXP, SEXP threadsSEXP) {
@@ -650,6 +661,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 2},
     {"_aurc_first_invalid_weight_impl", (DL_FUNC) &_aurc_first_invalid_weight_impl, 2},
     {"_aurc_any_na_impl", (DL_FUNC) &_aurc_any_na_impl, 2},
+    {"_aurc_weight_summary_impl", (DL_FUNC) &_aurc_weight_summary_impl, 2},
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 11},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},

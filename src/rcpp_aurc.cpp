@@ -3,6 +3,7 @@
 #include "glue.h"
 #include "core/aurc.h"
 #include "core/scan.h"
+#include "core/weight_scale.h"
 
 using namespace aurc;
 
@@ -103,4 +104,28 @@ bool any_na_impl(SEXP x, int threads) {
   if (TYPEOF(x) == INTSXP) return any_equal(INTEGER(x), n, NA_INTEGER, threads);
   if (TYPEOF(x) == LGLSXP) return any_equal(LOGICAL(x), n, NA_LOGICAL, threads);
   return false;
+}
+
+// The largest weight and the total weight (as total * 2^shift) of every
+// group of rows offsets[g] .. offsets[g + 1] (0-based), for the rescaling of
+// R/weights-scale.R. Double, integer or logical weights, checked before.
+// Returns list(max, total, shift), one element per group.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List weight_summary_impl(SEXP w, const Rcpp::NumericVector& offsets) {
+  const DoubleColumn col(w);
+  const R_xlen_t G = offsets.size() - 1;
+  if (G < 0) Rcpp::stop("`offsets` must have at least one element");
+  Rcpp::NumericVector mx(G), total(G), shift(G);
+  for (R_xlen_t g = 0; g < G; ++g) {
+    const double b = offsets[g], e = offsets[g + 1];
+    if (!(b >= 0.0 && e >= b && e <= static_cast<double>(col.size())))
+      Rcpp::stop("`offsets` must be non-decreasing positions in the weights");
+    const WeightSummary s = weight_summary(
+        col.begin(), static_cast<std::size_t>(b), static_cast<std::size_t>(e));
+    mx[g] = s.max;
+    total[g] = s.total;
+    shift[g] = s.shift;
+  }
+  return Rcpp::List::create(Rcpp::_["max"] = mx, Rcpp::_["total"] = total,
+                            Rcpp::_["shift"] = shift);
 }

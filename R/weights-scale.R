@@ -1,0 +1,160 @@
+# Case weights at every scale (issues 25 and 33). Case weights are
+# frequency weights: a case of weight w counts as w identical cases (SPEC
+# Sec. 1). Two kinds of quantity follow from that.
+#
+# * Scale-free quantities: the value does not change when every weight of
+#   a group is multiplied by the same number (AURC, AUGRC, the failure
+#   metrics, E-AURC with the asymptotic optimum, the balanced metrics, ECE
+#   and MCE with equal-width or equal-mass bins, smooth ECE by the
+#   definition, CORP, ICI, Emax, the recalibration intercept and slope).
+#   Their kernels form sums and products of weights, which overflow near
+#   1e154 (products) or 1e308 (sums) and underflow near 1e-160; so weights
+#   whose largest value lies outside [2^-64, 2^64] are multiplied by a
+#   power of 2 that brings it to [1, 2). A power of 2 is exact in floating
+#   point (subnormal weights included), so the value is that of the
+#   weights as given. Weights within that range are left alone, and
+#   results stay identical to the last bit.
+# * Count-dependent quantities: the value depends on how many cases the
+#   weights stand for. The exact optimum of E-AURC, NAURC and PRR puts the
+#   copies of a case one by one in oracle order (src/core/oracle.h: a block
+#   of equal loss of weighted count c is floor(c) unit copies and the
+#   remainder); adaptive bins close after a number of cases (SPEC Sec. 8);
+#   the debiased ECE subtracts a variance that falls as 1 / count; the
+#   relplot smooth ECE adds 1e-4 to a density of cases; E50 and E90 place
+#   R's type-7 quantile at position (W - 1) q + 1. Their weights are read
+#   as counts, with two limits:
+#   - a total above 2^53, where doubles no longer count whole copies, is
+#     brought by a power of 2 into [2^52, 2^53): the value is then the
+#     count value at that total, which differs from the value at the total
+#     given by O(2^-52) relative (these estimators converge as the counts
+#     grow; the adaptive bins and the relplot density do not change at all
+#     beyond such counts unless confidences lie within about 1e-8);
+#   - a total below one case leaves nothing to count (no whole copy for
+#     the oracle, no bin of one case): NA with a classed warning
+#     (`aurc_warning_weights_scale`) saying what to do.
+# Each group of a grouped data frame is scaled on its own.
+
+# x * 2^e for whole e (recycled), exactly when the result is a normal
+# double: 2^e itself overflows for e > 1023 (a subnormal weight needs up to
+# 2^1074), so it is applied as two factors.
+times_pow2 <- function(x, e) {
+  half <- trunc(e / 2)
+  x * 2^half * 2^(e - half)
+}
+
+# The binary exponent of positive finite x: e with x * 2^-e in [1, 2)
+# (log2() may round across a power of 2; checked once).
+pow2_exponent <- function(x) {
+  e <- floor(log2(x))
+  m <- times_pow2(x, -e)
+  e - (m < 1) + (m >= 2)
+}
+
+# The exponent that brings the largest weight `m` into [1, 2) when it lies
+# outside [2^-64, 2^64]; 0 otherwise (or when every weight is 0).
+scale_free_exponent <- function(m) {
+  out <- rep(0, length(m))
+  far <- m > 0 & (m < 2^-64 | m > 2^64)
+  out[far] <- -pow2_exponent(m[far])
+  out
+}
+
+# Scale-free weights of one group (see above). NA and Inf weights are the
+# checks' business and are left alone.
+rescale_weights <- function(w) {
+  if (!length(w)) return(w)
+  # (weights are checked finite before; max() makes no copy)
+  m <- suppressWarnings(max(w, na.rm = TRUE))
+  if (!is.finite(m)) return(w)
+  e <- scale_free_exponent(m)
+  if (e == 0) return(w)
+  times_pow2(w, e)
+}
+
+# Scales the weights of every group of rows (`sizes`: the group sizes, in
+# row order). `count = FALSE`: scale-free scaling (rescale_weights() per
+# group). `count = TRUE`: the count rule above, where groups whose total is
+# below one case are flagged in `too_few` (and get the scale-free scaling,
+# for the scale-free metrics computed with them). Returns list(w,
+# too_few); `w` is the input itself when nothing changes (no copy).
+scale_group_weights <- function(w, sizes = length(w), count = FALSE) {
+  none <- list(w = w, too_few = rep(FALSE, length(sizes)))
+  if (!length(w)) return(none)
+  s <- weight_summary_impl(w, c(0, cumsum(as.double(sizes))))
+  exps <- scale_free_exponent(s$max)
+  too_few <- rep(FALSE, length(sizes))
+  if (count) {
+    # log2 of the true total; a total equal to 1 up to rounding (weights
+    # normalised to sum to 1) counts as one case
+    lt <- log2(s$total) + s$shift
+    too_few <- s$max > 0 & s$total * 2^s$shift < 1 - 1e-9
+    big <- lt >= 53
+    exps[!too_few] <- 0
+    exps[big] <- 52 - floor(lt[big])
+  }
+  if (all(exps == 0)) return(list(w = w, too_few = too_few))
+  e <- if (length(sizes) == 1) exps else rep.int(exps, sizes)
+  w <- times_pow2(as.double(w), e)
+  if (count && any(big)) {
+    # log2() of the total may round across 2^53: one more halving
+    again <- weight_summary_impl(w, c(0, cumsum(as.double(sizes))))
+    over <- big & again$total >= 2^53
+    if (any(over)) {
+      w <- times_pow2(w, if (length(sizes) == 1) -1 else rep.int(-over, sizes))
+    }
+  }
+  list(w = w, too_few = too_few)
+}
+
+# The metrics of the registry whose value depends on the count of cases
+# the weights stand for: NAURC, PRR and E-AURC with the exact optimum
+# (src/core/oracle.h).
+count_metrics <- function(metrics, optimum = "exact") {
+  metrics %in% c("naurc", "prr") |
+    (metrics == "eaurc" & !identical(optimum, "asymptotic"))
+}
+
+# Whether every metric of `metrics` is invariant to scaling all weights.
+weights_scale_free <- function(metrics, optimum = "exact") {
+  !any(count_metrics(metrics, optimum))
+}
+
+# NA with a classed warning: count-dependent quantities (`what`, their
+# names, for instance "NAURC") on weights that total less than one case. `why` says
+# what it counts; `instead` what to use.
+warn_weights_scale <- function(what, why, instead,
+                               call = rlang::caller_env()) {
+  warn_aurc(
+    c(
+      paste(
+        "{what} depend{?s} on the number of cases, and {.arg case_weights}",
+        "total less than one case; returning {.val {NA}}."
+      ),
+      i = why,
+      i = paste(
+        "Case weights are frequency weights (a weight of 2 is two identical",
+        "rows). Multiply {.arg case_weights} by a constant so that they",
+        "count cases, or use {instead}."
+      )
+    ),
+    class = "aurc_warning_weights_scale", call = call
+  )
+}
+
+# The warning of the oracle metrics (E-AURC with the exact optimum, NAURC,
+# PRR).
+warn_oracle_scale <- function(metrics, call = rlang::caller_env()) {
+  what <- c(eaurc = "E-AURC", naurc = "NAURC", prr = "PRR")[unique(metrics)]
+  warn_weights_scale(
+    unname(what),
+    paste(
+      "The exact optimum puts the copies of each case one by one in",
+      "the oracle order, and there is no whole copy to put."
+    ),
+    paste(
+      "{.code optimum = \"asymptotic\"} (0/1 losses) or a metric free of",
+      "the weights' scale ({.fn aurc}, {.fn augrc})"
+    ),
+    call = call
+  )
+}
