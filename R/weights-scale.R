@@ -75,14 +75,17 @@ rescale_weights <- function(w) {
 # row order). `count = FALSE`: scale-free scaling (rescale_weights() per
 # group). `count = TRUE`: the count rule above, where groups whose total is
 # below one case are flagged in `too_few` (and get the scale-free scaling,
-# for the scale-free metrics computed with them). Returns list(w,
-# too_few); `w` is the input itself when nothing changes (no copy).
+# for the scale-free metrics computed with them). Returns list(w, too_few,
+# exponent): the weights of group g were multiplied by 2^exponent[g]; `w`
+# is the input itself when nothing changes (no copy).
 scale_group_weights <- function(w, sizes = length(w), count = FALSE) {
-  none <- list(w = w, too_few = rep(FALSE, length(sizes)))
-  if (!length(w)) return(none)
-  s <- weight_summary_impl(w, c(0, cumsum(as.double(sizes))))
+  G <- length(sizes) # nolint: object_name_linter
+  too_few <- rep(FALSE, G)
+  if (!length(w)) return(list(w = w, too_few = too_few, exponent = rep(0, G)))
+  offsets <- c(0, cumsum(as.double(sizes)))
+  s <- weight_summary_impl(w, offsets)
   exps <- scale_free_exponent(s$max)
-  too_few <- rep(FALSE, length(sizes))
+  big <- too_few
   if (count) {
     # log2 of the true total; a total equal to 1 up to rounding (weights
     # normalised to sum to 1) counts as one case
@@ -92,18 +95,18 @@ scale_group_weights <- function(w, sizes = length(w), count = FALSE) {
     exps[!too_few] <- 0
     exps[big] <- 52 - floor(lt[big])
   }
-  if (all(exps == 0)) return(list(w = w, too_few = too_few))
-  e <- if (length(sizes) == 1) exps else rep.int(exps, sizes)
-  w <- times_pow2(as.double(w), e)
-  if (count && any(big)) {
+  if (all(exps == 0)) return(list(w = w, too_few = too_few, exponent = exps))
+  per_row <- function(x) if (G == 1) x else rep.int(x, sizes)
+  w <- times_pow2(as.double(w), per_row(exps))
+  if (any(big)) {
     # log2() of the total may round across 2^53: one more halving
-    again <- weight_summary_impl(w, c(0, cumsum(as.double(sizes))))
-    over <- big & again$total >= 2^53
+    over <- big & weight_summary_impl(w, offsets)$total >= 2^53
     if (any(over)) {
-      w <- times_pow2(w, if (length(sizes) == 1) -1 else rep.int(-over, sizes))
+      w <- times_pow2(w, per_row(-over))
+      exps <- exps - over
     }
   }
-  list(w = w, too_few = too_few)
+  list(w = w, too_few = too_few, exponent = exps)
 }
 
 # The metrics of the registry whose value depends on the count of cases
