@@ -53,10 +53,14 @@ metric_db <- function(data, metrics, columns, options = list(),
     options$estimator == "alpha_prime") {
     check_db_log(cols$con, call)
   }
-  sql <- db_metric_query(cols, metrics, options)
-  res <- db_collect(cols$con, sql, "the metrics", call,
-    one_row = length(cols$groups) == 0
-  )
+  done <- db_weighted_query(cols, function(cols) {
+    db_collect(cols$con, db_metric_query(cols, metrics, options),
+      "the metrics", call,
+      one_row = length(cols$groups) == 0
+    )
+  }, call)
+  res <- done$res
+  cols <- done$cols
   # one row per group of the table, also one whose rows are all incomplete
   res <- db_sort_groups(res, cols$groups)
   db_check_values(res, cols, binary, call)
@@ -324,13 +328,17 @@ db_loss_table <- function(cols, call) {
 db_pull_limit <- 1e5
 
 # AURC* of each group from its per-loss table (loss, n): the in-memory
-# oracle, through the C++ engine with the counts as case weights.
-oracle_from_losses <- function(loss, n, estimator) {
+# oracle, through the C++ engine with the counts as case weights. The
+# counts are n * 2^shift cases (db_weight_scale()) and follow the count
+# rule of R/weights-scale.R: NA with attribute `too_few` below one case.
+oracle_from_losses <- function(loss, n, estimator, shift = 0) {
   keep <- n > 0
   loss <- as.double(loss[keep])
   n <- as.double(n[keep])
   if (length(loss) == 0) return(NA_real_)
-  v <- metrics_impl(-loss, loss, n, c("aurc", "eaurc"), estimator,
+  sc <- scale_group_weights(n, count = TRUE, shift = shift)
+  if (sc$too_few) return(structure(NA_real_, too_few = TRUE))
+  v <- metrics_impl(-loss, loss, sc$w, c("aurc", "eaurc"), estimator,
     "trapezoid", "exact", 0.5, 0.5
   )$values
   v[[1]] - v[[2]]
@@ -360,13 +368,20 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       trapezoid = s / N
     )
   }
+  # the counts the engine's weights stand for (db_relative_weights())
+  scale <- db_weight_scale(res[[".maxw"]] %||% rep(0, nrow(res)))
+  few <- rep(FALSE, nrow(res))
   oracle_value <- function() {
     vapply(seq_len(nrow(res)), function(i) {
       rows <- rep(TRUE, nrow(optimum))
       for (g in groups) {
         rows <- rows & vapply(optimum[[g]], identical, logical(1), res[[g]][i])
       }
-      oracle_from_losses(optimum$loss[rows], optimum$n[rows], est)
+      v <- oracle_from_losses(optimum$loss[rows],
+        as.double(optimum$n[rows]) * scale$mult[i], est, scale$shift[i]
+      )
+      if (isTRUE(attr(v, "too_few"))) few[i] <<- TRUE
+      as.numeric(v)
     }, numeric(1))
   }
   mean_loss <- L / N
@@ -403,7 +418,15 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       coverage_at_risk = num(res$.car)
     )
     v[na | empty] <- NA_real_
-    undefined <- is.nan(v) | (!na & !empty & is.na(v))
+    if (m %in% c("naurc", "prr") ||
+      (m == "eaurc" && options$optimum != "asymptotic")) {
+      # weights totalling less than one case (warned once below)
+      v[few] <- NA_real_
+      na_few <- few & !na & !empty
+    } else {
+      na_few <- FALSE
+    }
+    undefined <- (is.nan(v) | (!na & !empty & is.na(v))) & !na_few
     if (m %in% c("failure_auroc", "failure_aupr")) {
       undefined <- undefined | (!na & !empty & (!(L > 0) | !(N - L > 0)))
     }
@@ -416,6 +439,10 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       v[undefined] <- NA_real_
     }
     out[[m]] <- v
+  }
+  counted <- count_metrics(metrics, options$optimum)
+  if (any(few & !na & !empty) && any(counted)) {
+    warn_oracle_scale(metrics[counted], call = call)
   }
   achieved <- if (".achieved" %in% names(res)) {
     num(res[[".achieved"]])

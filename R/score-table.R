@@ -134,9 +134,11 @@ drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 score_table_db <- function(data, columns, call, binary = FALSE,
                            range = FALSE) {
   cols <- db_metric_columns(data, columns, call)
-  res <- db_collect(cols$con, db_score_sql(cols, binary), "the score table",
-    call
-  )
+  done <- db_weighted_query(cols, function(cols) {
+    db_collect(cols$con, db_score_sql(cols, binary), "the score table", call)
+  }, call)
+  res <- done$res
+  cols <- done$cols
   gv <- cols$groups
   checks <- db_group_checks(res, gv)
   db_check_values(checks, cols, binary, call, range = range)
@@ -153,6 +155,26 @@ score_table_db <- function(data, columns, call, binary = FALSE,
   losses$loss <- as.double(losses$loss)
   losses$n <- as.double(losses$n)
   losses <- sum_by_keys(losses, c(gv, "loss"), "n")
+  if (cols$weighted) {
+    # the counts the weights as given stand for (the engine divided the
+    # weights of a group far from 1 by their largest: db_relative_weights())
+    scale <- db_weight_scale(checks$.maxw)
+    back <- function(df, columns) {
+      for (i in seq_len(nrow(checks))) {
+        rows <- rows_of_group(df, checks, i, gv)
+        for (nm in columns) {
+          df[[nm]][rows] <- times_pow2(df[[nm]][rows] * scale$mult[i],
+            scale$shift[i]
+          )
+        }
+      }
+      df
+    }
+    if (any(scale$shift != 0)) {
+      scores <- back(scores, c("n", "loss_sum"))
+      losses <- back(losses, "n")
+    }
+  }
   new_score_table(drop_empty_scores(scores), losses, missing, gv)
 }
 
@@ -388,6 +410,8 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
   achieved <- rep(NA_real_, G)
   no_data <- FALSE
+  counted <- count_metrics(metrics, options$optimum)
+  few <- rep(FALSE, G)
   for (i in seq_len(G)) {
     if (!options$na_rm &&
       sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
@@ -402,30 +426,34 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
     s <- st$score[rows]
     ls <- st$loss_sum[rows]
     loss <- ifelse(n > 0, ls / n, 0)
+    # counts at any scale, as the weights of the in-memory forms
+    # (R/weights-scale.R); the per-loss counts by the same power of 2
+    sc <- scale_group_weights(n, count = any(counted))
+    if (sc$too_few && any(counted)) few[i] <- TRUE
+    n <- sc$w
+    ls <- times_pow2(ls, sc$exponent)
+    lr <- rows_of_group(losses, keys, i, gv)
+    ln <- times_pow2(losses$n[lr], sc$exponent)
     res <- metrics_impl(s, loss, n, kernels, options$estimator,
       options$method, options$optimum, options$coverage, options$risk
     )
     v <- stats::setNames(res$values, cpp)
     if ("prr" %in% metrics) {
-      lr <- rows_of_group(losses, keys, i, gv)
       o <- order(s)
       lo <- order(losses$loss[lr])
-      v[["prr"]] <- prr_groups_impl(n[o], ls[o], losses$n[lr][lo],
-        (losses$loss[lr] * losses$n[lr])[lo], options$max_rejection %||% 1
+      v[["prr"]] <- prr_groups_impl(n[o], ls[o], ln[lo],
+        (losses$loss[lr] * ln)[lo], options$max_rejection %||% 1
       )
     }
     if (need_oracle) {
-      lr <- rows_of_group(losses, keys, i, gv)
-      star <- oracle_from_losses(losses$loss[lr], losses$n[lr],
-        options$estimator
-      )
+      star <- oracle_from_losses(losses$loss[lr], ln, options$estimator)
       if (exact_eaurc) v[["eaurc"]] <- v[["aurc"]] - star
       if ("naurc" %in% metrics) {
         denom <- v[["mean_loss"]] - star
         # undefined when every loss is the same (the denominator is then 0
         # only up to rounding: src/core/oracle.h, loss_is_constant())
-        constant <- sum(losses$n[lr] > 0) <= 1
-        v[["naurc"]] <- if (denom > 0 && !constant) {
+        constant <- sum(ln > 0) <= 1
+        v[["naurc"]] <- if (isTRUE(denom > 0) && !constant) {
           (v[["aurc"]] - star) / denom
         } else {
           NaN
@@ -436,6 +464,10 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
     achieved[i] <- res$achieved_coverage
   }
   if (no_data) warn_no_data(call = call)
+  if (any(few)) {
+    vals[few, counted] <- NA_real_
+    warn_oracle_scale(metrics[counted], call = call)
+  }
   for (m in metrics) {
     bad <- is.nan(vals[, m])
     if (any(bad)) {

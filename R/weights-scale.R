@@ -75,10 +75,14 @@ rescale_weights <- function(w) {
 # row order). `count = FALSE`: scale-free scaling (rescale_weights() per
 # group). `count = TRUE`: the count rule above, where groups whose total is
 # below one case are flagged in `too_few` (and get the scale-free scaling,
-# for the scale-free metrics computed with them). Returns list(w, too_few,
-# exponent): the weights of group g were multiplied by 2^exponent[g]; `w`
-# is the input itself when nothing changes (no copy).
-scale_group_weights <- function(w, sizes = length(w), count = FALSE) {
+# for the scale-free metrics computed with them). `shift` (per group): the
+# weights stand for w * 2^shift cases (weights that a database divided by
+# their largest, db_weight_scale()); as counts they are then multiplied
+# back. Returns list(w, too_few, exponent): the weights of group g were
+# multiplied by 2^exponent[g]; `w` is the input itself when nothing
+# changes (no copy).
+scale_group_weights <- function(w, sizes = length(w), count = FALSE,
+                                shift = 0) {
   G <- length(sizes) # nolint: object_name_linter
   too_few <- rep(FALSE, G)
   if (!length(w)) return(list(w = w, too_few = too_few, exponent = rep(0, G)))
@@ -87,13 +91,15 @@ scale_group_weights <- function(w, sizes = length(w), count = FALSE) {
   exps <- scale_free_exponent(s$max)
   big <- too_few
   if (count) {
-    # log2 of the true total; a total equal to 1 up to rounding (weights
-    # normalised to sum to 1) counts as one case
-    lt <- log2(s$total) + s$shift
-    too_few <- s$max > 0 & s$total * 2^s$shift < 1 - 1e-9
+    # log2 of the total of w, and of the cases it stands for; a total equal
+    # to 1 up to rounding (weights normalised to sum to 1) is one case
+    lw <- log2(s$total) + s$shift
+    lt <- lw + shift
+    too_few <- s$max > 0 & lt < log2(1 - 1e-9)
     big <- lt >= 53
-    exps[!too_few] <- 0
-    exps[big] <- 52 - floor(lt[big])
+    normal <- !too_few & !big
+    exps[normal] <- rep_len(shift, G)[normal]
+    exps[big] <- 52 - floor(lw[big])
   }
   if (all(exps == 0)) return(list(w = w, too_few = too_few, exponent = exps))
   per_row <- function(x) if (G == 1) x else rep.int(x, sizes)
@@ -107,6 +113,21 @@ scale_group_weights <- function(w, sizes = length(w), count = FALSE) {
     }
   }
   list(w = w, too_few = too_few, exponent = exps)
+}
+
+# The weights a database divided by the largest weight of their group
+# (db_relative_weights(), R/db-sql.R) stand for w * mult * 2^shift cases,
+# from that largest weight `maxw` (per group): mult in [1, 2) and shift a
+# whole number where the engine divided, else 1 and 0.
+db_weight_scale <- function(maxw) {
+  maxw <- suppressWarnings(as.double(maxw))
+  maxw[is.na(maxw)] <- 0
+  far <- maxw > 0 & (maxw > 2^64 | maxw < 2^-64)
+  shift <- rep(0, length(maxw))
+  shift[far] <- pow2_exponent(maxw[far])
+  mult <- rep(1, length(maxw))
+  mult[far] <- times_pow2(maxw[far], -shift[far])
+  list(mult = mult, shift = shift)
 }
 
 # The metrics of the registry whose value depends on the count of cases
@@ -123,21 +144,24 @@ weights_scale_free <- function(metrics, optimum = "exact") {
 }
 
 # NA with a classed warning: count-dependent quantities (`what`, their
-# names, for instance "NAURC") on weights that total less than one case. `why` says
-# what it counts; `instead` what to use.
+# names, for instance "NAURC") on weights that total less than one case.
+# `why` says what they count; `instead` what to use. Both are cli text of
+# this package (never user data): they are pasted into the message so that
+# their markup is read.
 warn_weights_scale <- function(what, why, instead,
                                call = rlang::caller_env()) {
+  verb <- if (length(what) == 1) "depends" else "depend"
   warn_aurc(
     c(
       paste(
-        "{what} depend{?s} on the number of cases, and {.arg case_weights}",
+        "{what}", verb, "on the number of cases, and {.arg case_weights}",
         "total less than one case; returning {.val {NA}}."
       ),
       i = why,
       i = paste(
         "Case weights are frequency weights (a weight of 2 is two identical",
         "rows). Multiply {.arg case_weights} by a constant so that they",
-        "count cases, or use {instead}."
+        "count cases, or use", paste0(instead, ".")
       )
     ),
     class = "aurc_warning_weights_scale", call = call
