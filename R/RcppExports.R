@@ -9,8 +9,8 @@ aurc_weights_impl <- function(score, case_weights, estimator) {
     .Call(`_aurc_aurc_weights_impl`, score, case_weights, estimator)
 }
 
-first_invalid_loss_impl <- function(loss, threads) {
-    .Call(`_aurc_first_invalid_loss_impl`, loss, threads)
+first_invalid_loss_impl <- function(loss, threads, huge) {
+    .Call(`_aurc_first_invalid_loss_impl`, loss, threads, huge)
 }
 
 first_invalid_weight_impl <- function(w, threads) {

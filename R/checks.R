@@ -110,12 +110,16 @@ check_case_weights <- function(case_weights, n, call = rlang::caller_env()) {
   invisible(case_weights)
 }
 
-# Loss: finite and >= 0 where present (NA is handled by `na_rm`).
+# Loss: finite and >= 0 where present (NA is handled by `na_rm`). Returns
+# (invisibly) whether some loss exceeds huge_loss (R/weights-scale.R),
+# found by the same scan.
 check_loss <- function(loss, n, arg = "loss", call = rlang::caller_env(),
                        threads = 1L) {
   check_numeric_vector(loss, arg, allow_logical = TRUE, call = call)
   check_same_length(loss, n, arg, call = call)
-  bad <- first_invalid_loss_impl(loss, threads)
+  bad <- first_invalid_loss_impl(loss, threads, huge_loss)
+  huge <- bad > 0 && is.finite(loss[bad]) && loss[bad] >= 0
+  if (huge) bad <- first_invalid_loss_impl(loss, threads, Inf)
   if (bad > 0) {
     abort_aurc(
       c(
@@ -125,7 +129,7 @@ check_loss <- function(loss, n, arg = "loss", call = rlang::caller_env(),
       class = "aurc_error_value", call = call
     )
   }
-  invisible(loss)
+  invisible(huge)
 }
 
 # Failure: 0/1 or logical where present.
@@ -156,13 +160,16 @@ check_metric_columns <- function(score, loss, case_weights, na_rm,
                                  call = rlang::caller_env(), threads = 1L) {
   check_numeric_vector(score, "score", call = call)
   n <- length(score)
+  huge <- FALSE
   if (binary) {
     check_failure(loss, n, loss_arg, call = call)
   } else {
-    check_loss(loss, n, loss_arg, call = call, threads = threads)
+    huge <- check_loss(loss, n, loss_arg, call = call, threads = threads)
   }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)
+  # whether some loss exceeds huge_loss (R/weights-scale.R)
+  invisible(huge)
 }
 
 # Validates a (score, loss, case_weights) triple and applies the NA rule of

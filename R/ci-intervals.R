@@ -593,6 +593,27 @@ warn_ci_scale <- function(metrics, call) {
 
 # ci_compute() on validated input.
 ci_compute_input <- function(spec, input, indices, call) {
+  # losses near the largest double (R/weights-scale.R): the intervals of
+  # the losses times 2^-e, scaled back (estimates, bounds and standard
+  # errors of a metric homogeneous in the loss all scale with it)
+  e <- loss_scale_exponent(input$loss)
+  if (e != 0) {
+    input$loss <- times_pow2(input$loss, -e)
+    if (!is.null(spec$risk)) spec$risk <- times_pow2(spec$risk, -e)
+    out <- ci_compute_input(spec, input, indices, call)
+    cols <- c(".estimate", ".lower", ".upper", ".std_error")
+    values <- unscale_loss_values(as.numeric(as.matrix(out[cols])),
+      rep(spec$metrics, times = length(cols)), e, call
+    )
+    out[cols] <- as.data.frame(matrix(values, ncol = length(cols)))
+    reps <- attr(out, "replicates")
+    if (!is.null(reps)) {
+      one <- loss_degree_one(spec$metrics)
+      reps[, one] <- times_pow2(reps[, one], e)
+      attr(out, "replicates") <- reps
+    }
+    return(out)
+  }
   count <- any(ci_count_metrics(spec))
   # data-driven bins from the weights as counts where the bins count
   # cases (the bins of ece())

@@ -318,6 +318,29 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     v <- lapply(v, function(x) if (is.null(x) || is.list(x)) x else x[keep])
   }
   loss_of <- function(j) losses[[min(j, length(losses))]]
+  # losses near the largest double (R/weights-scale.R): the comparison of
+  # the losses times 2^-e, scaled back (p-values do not change)
+  e <- loss_scale_exponent(unlist(losses, use.names = FALSE))
+  if (e != 0) {
+    v$losses <- lapply(losses, times_pow2, -e)
+    if (!is.null(spec$risk)) spec$risk <- times_pow2(spec$risk, -e)
+    out <- compare_group(spec, scores, cols, v, indices, na_rm, p_adjust,
+      call
+    )
+    back <- function(df, columns) {
+      x <- unscale_loss_values(as.numeric(as.matrix(df[columns])),
+        rep(spec$metrics, length(columns) * nrow(df)), e, call
+      )
+      df[columns] <- as.data.frame(matrix(x, ncol = length(columns)))
+      df
+    }
+    out$tests <- back(out$tests, c(
+      "estimate_a", "estimate_b", "difference", "lower", "upper", "std_error"
+    ))
+    out$estimates <- back(out$estimates, c("estimate", "lower", "upper",
+      "std_error"))
+    return(out)
+  }
   # a loss shared by every score is checked once (its 0/1 check is an O(n)
   # pass of R)
   spec_checked <- spec

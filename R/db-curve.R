@@ -55,10 +55,13 @@ rc_curve_remote <- function(data, columns, na_rm, call) {
     res <- rc_curve_impl(st$score[rows], st$loss_sum[rows] / n, n)
     # the areas for the plot's legend: exact from the tie groups (a tie
     # group enters every metric through its count and loss sum only)
-    areas <- metrics_impl(st$score[rows], st$loss_sum[rows] / n,
-      scale_group_weights(n)$w, # any scale (R/weights-scale.R)
+    # weights and losses at any scale (R/weights-scale.R)
+    loss <- st$loss_sum[rows] / n
+    e <- loss_scale_exponent(loss)
+    areas <- times_pow2(metrics_impl(st$score[rows], times_pow2(loss, -e),
+      scale_group_weights(n)$w,
       c("aurc", "augrc"), "alpha", "trapezoid", "exact", 0.5, 0.5
-    )$values
+    )$values, e)
     lr <- rows_of_group(losses, keys, i, gv)
     part <- list(
       curve = tibble::tibble(

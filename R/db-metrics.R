@@ -54,7 +54,8 @@ metric_db <- function(data, metrics, columns, options = list(),
     check_db_log(cols$con, call)
   }
   done <- db_weighted_query(cols, function(cols) {
-    db_collect(cols$con, db_metric_query(cols, metrics, options),
+    db_collect(cols$con,
+      db_metric_query(cols, metrics, db_loss_options(options, cols)),
       "the metrics", call,
       one_row = length(cols$groups) == 0
     )
@@ -69,7 +70,27 @@ metric_db <- function(data, metrics, columns, options = list(),
     any(c("naurc", "prr") %in% metrics)) {
     optimum <- db_loss_table(cols, call)
   }
-  db_metric_values(res, metrics, options, cols$groups, optimum, call)
+  values <- db_metric_values(res, metrics, db_loss_options(options, cols),
+    cols$groups, optimum, call
+  )
+  # losses scaled in the engine (db_weighted_query()): the values back
+  e <- cols$loss_exponent %||% 0
+  if (e != 0) {
+    values[metrics] <- as.data.frame(unscale_loss_values(
+      as.matrix(values[metrics]), metrics, e, call
+    ))
+  }
+  values
+}
+
+# The options of the engine's query when it scaled the losses by 2^-e:
+# the risk of coverage at risk is a loss and scales with them.
+db_loss_options <- function(options, cols) {
+  e <- cols$loss_exponent %||% 0
+  if (e != 0 && !is.null(options$risk)) {
+    options$risk <- times_pow2(options$risk, -e)
+  }
+  options
 }
 
 # Whether the metrics are computed from the score table of the engine's

@@ -271,35 +271,45 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
   )
 }
 
-# Case weights at any scale in the engine (R/weights-scale.R): sums of
-# weights near 1e154 times counts overflow (to Inf in SQLite, to an error
-# in PostgreSQL) and products near 1e-160 underflow. db_weighted_query()
-# runs a query on the weights as given; where the largest weight of a
-# group (the checks' `.maxw`) lies outside [2^-64, 2^64], or the query
-# failed and a MAX() says so, it runs it again on the prepared columns of
-# db_scaled_columns(), whose weights of such groups the engine divides by
-# their largest (a window MAX per group). The window costs 1.7 times the
-# query on SQLite, so it is paid only then. Weights within the range are
-# used exactly as they are. `.aurc_w0` keeps the weight as given for the
-# input checks; the largest weight of each group says by how much the
-# weights were divided, so R recovers the counts they stand for where
-# they matter (score tables, the exact optimum, adaptive bins:
-# db_weight_scale()).
+# Case weights and losses at any scale in the engine (R/weights-scale.R):
+# sums of weights near 1e154 times counts overflow (to Inf in SQLite, to an
+# error in PostgreSQL), products near 1e-160 underflow, and sums of losses
+# near 1e308 overflow. db_weighted_query() runs a query on the values as
+# given; where the largest weight of a group (the checks' `.maxw`) lies
+# outside [2^-64, 2^64] or the largest loss (`.maxl`) exceeds huge_loss,
+# or the query failed and a MAX() says so, it runs it again on the
+# prepared columns of db_scaled_columns(): the engine divides the weights
+# of such groups by their largest (a window MAX per group), and every loss
+# is multiplied by the power of 2 of R/weights-scale.R (`loss_exponent`,
+# whose values R scales back). The window costs 1.7 times the query on
+# SQLite, so it is paid only then; values within range are used exactly
+# as they are. `.aurc_w0` keeps the weight as given for the input checks;
+# the largest weight of each group says by how much the weights were
+# divided, so R recovers the counts they stand for where they matter
+# (score tables, the exact optimum, adaptive bins: db_weight_scale()).
 # Returns list(res, cols): the result of `run(cols)` and the prepared
 # columns it ran on (for the queries that follow on the same columns).
 db_weighted_query <- function(cols, run, call) {
-  if (!cols$weighted || cols$scaled) return(list(res = run(cols), cols = cols))
-  res <- tryCatch(run(cols), aurc_error_database_query = function(e) e)
-  far <- if (inherits(res, "error")) {
-    db_weights_far(db_max_weights(cols, call)$.maxw)
-  } else {
-    db_weights_far(res$.maxw)
+  if (isTRUE(cols$scaled) || !is.null(cols$loss_exponent)) {
+    return(list(res = run(cols), cols = cols))
   }
-  if (!far) {
+  res <- tryCatch(run(cols), aurc_error_database_query = function(e) e)
+  m <- res
+  if (inherits(res, "error")) {
+    # the query's own error when the engine cannot even take the maxima
+    # (a failing expression of the user's columns)
+    m <- tryCatch(db_max_values(cols, call),
+      aurc_error_database = function(e) rlang::cnd_signal(res)
+    )
+  }
+  far <- cols$weighted && db_weights_far(m$.maxw)
+  e <- loss_scale_exponent(suppressWarnings(as.double(m$.maxl)))
+  if (!far && e == 0) {
     if (inherits(res, "error")) rlang::cnd_signal(res)
     return(list(res = res, cols = cols))
   }
-  cols <- db_scaled_columns(cols)
+  if (far) cols <- db_scaled_columns(cols)
+  cols$loss_exponent <- e
   list(res = run(cols), cols = cols)
 }
 
@@ -309,14 +319,18 @@ db_weights_far <- function(maxw) {
   any(maxw > 0 & (maxw > 2^64 | maxw < 2^-64), na.rm = TRUE)
 }
 
-# The largest weight of each group (one aggregate).
-db_max_weights <- function(cols, call) {
+# The largest weight (`.maxw`) and loss (`.maxl`) of each group (one
+# aggregate).
+db_max_values <- function(cols, call) {
   con <- cols$con
-  keys <- db_ident(con, cols$groups)
-  db_collect(con, db_select_sql(con, keys,
-    c(.maxw = paste0("MAX(", db_cast(con, db_ident(con, ".aurc_w")), ")")),
+  v <- db_value_sql(cols)
+  exprs <- c(.maxl = paste0("MAX(", v$lv, ")"))
+  if (cols$weighted) {
+    exprs[[".maxw"]] <- paste0("MAX(", v$w, ")")
+  }
+  db_collect(con, db_select_sql(con, db_ident(con, cols$groups), exprs,
     cols$sql, "q01"
-  ), "the largest weight", call)
+  ), "the largest values", call)
 }
 
 db_scaled_columns <- function(cols) {
@@ -423,6 +437,9 @@ db_value_sql <- function(cols) {
     s = db_ident(con, ".aurc_s"), l = l,
     lv = if (cols$logical_loss) {
       paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
+    } else if (!is.null(cols$loss_exponent) && cols$loss_exponent != 0) {
+      # losses near the largest double times 2^-e (db_weighted_query())
+      paste0(db_cast(con, l), " * ", sprintf("%.17e", 2^-cols$loss_exponent))
     } else {
       db_cast(con, l)
     },

@@ -312,7 +312,8 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   threads <- sort_threads(call)
   quality <- identical(loss_arg, "quality")
   if (quality) loss <- quality_as_loss(loss, call)
-  check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
+  huge <- check_metric_columns(score, loss, case_weights, na_rm, loss_arg,
+    binary,
     call = call, threads = threads
   )
   if (suspicious && quality) {
@@ -333,16 +334,24 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   count <- count_metrics(metrics, opts$optimum)
   sc <- scale_group_weights(g$cols$case_weights, g$sizes, count = any(count))
   g$cols$case_weights <- sc$w
+  # losses near the largest double, scaled by a power of 2 (and the risk
+  # of coverage at risk with them); the values scaled back below
+  risk <- if (is.null(opts$risk)) 0.5 else opts$risk
+  e <- if (huge) loss_scale_exponent(g$cols$loss) else 0
+  if (e != 0) {
+    g$cols$loss <- times_pow2(as.double(g$cols$loss), -e)
+    risk <- times_pow2(risk, -e)
+  }
   res <- metrics_grouped_impl(
     g$cols$score, g$cols$loss, g$cols$case_weights,
     c(0, cumsum(as.double(g$sizes))),
     metric_kernels(metrics, opts),
     opts$estimator, opts$method, opts$optimum,
     if (is.null(opts$coverage)) 0.5 else opts$coverage,
-    if (is.null(opts$risk)) 0.5 else opts$risk,
+    risk,
     threads
   )
-  values <- res$values
+  values <- unscale_loss_values(res$values, metrics, e, call)
   values[na_group, ] <- NA_real_
   coverage <- res$achieved_coverage
   coverage[na_group] <- NA_real_

@@ -119,8 +119,10 @@ score_table <- function(data, score, loss, ..., case_weights = NULL) {
     }))
   }
   gv <- names(groups$keys) %||% character()
+  scores <- keyed("scores")
+  check_loss_sums(scores$loss_sum, call)
   new_score_table(
-    drop_empty_scores(keyed("scores")), keyed("losses"), keyed("missing"), gv
+    drop_empty_scores(scores), keyed("losses"), keyed("missing"), gv
   )
 }
 
@@ -175,7 +177,31 @@ score_table_db <- function(data, columns, call, binary = FALSE,
       losses <- back(losses, "n")
     }
   }
+  e <- cols$loss_exponent %||% 0
+  if (e != 0) {
+    # losses the engine scaled by 2^-e (db_weighted_query()), back
+    scores$loss_sum <- times_pow2(scores$loss_sum, e)
+    losses$loss <- times_pow2(losses$loss, e)
+  }
+  check_loss_sums(scores$loss_sum, call)
   new_score_table(drop_empty_scores(scores), losses, missing, gv)
+}
+
+# A score table holds the weighted loss sum of every score: sums of losses
+# near the largest double do not fit in a double. A classed error says so
+# (the metrics of a table scale with the loss).
+check_loss_sums <- function(loss_sum, call) {
+  if (!any(is.infinite(loss_sum))) return(invisible())
+  abort_aurc(
+    c(
+      "The loss sums of a score table exceed the largest double.",
+      i = paste(
+        "Divide {.arg loss} by a constant: every metric but NAURC and PRR",
+        "scales with it, and those two do not change."
+      )
+    ),
+    class = c("aurc_error_overflow", "aurc_error_value"), call = call
+  )
 }
 
 # The checks of the rows of db_score_sql() (per group and score), per
@@ -412,6 +438,7 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   no_data <- FALSE
   counted <- count_metrics(metrics, options$optimum)
   few <- rep(FALSE, G)
+  e <- rep(0, G)
   for (i in seq_len(G)) {
     if (!options$na_rm &&
       sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
@@ -426,27 +453,36 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
     s <- st$score[rows]
     ls <- st$loss_sum[rows]
     loss <- ifelse(n > 0, ls / n, 0)
+    # losses near the largest double, times 2^-e (values scaled back below)
+    lr <- rows_of_group(losses, keys, i, gv)
+    lv <- losses$loss[lr]
+    e[i] <- loss_scale_exponent(c(loss, lv))
+    if (e[i] != 0) {
+      loss <- times_pow2(loss, -e[i])
+      ls <- times_pow2(ls, -e[i])
+      lv <- times_pow2(lv, -e[i])
+    }
+    risk <- times_pow2(options$risk %||% 0.5, -e[i])
     # counts at any scale, as the weights of the in-memory forms
     # (R/weights-scale.R); the per-loss counts by the same power of 2
     sc <- scale_group_weights(n, count = any(counted))
     if (sc$too_few && any(counted)) few[i] <- TRUE
     n <- sc$w
     ls <- times_pow2(ls, sc$exponent)
-    lr <- rows_of_group(losses, keys, i, gv)
     ln <- times_pow2(losses$n[lr], sc$exponent)
     res <- metrics_impl(s, loss, n, kernels, options$estimator,
-      options$method, options$optimum, options$coverage, options$risk
+      options$method, options$optimum, options$coverage, risk
     )
     v <- stats::setNames(res$values, cpp)
     if ("prr" %in% metrics) {
       o <- order(s)
-      lo <- order(losses$loss[lr])
-      v[["prr"]] <- prr_groups_impl(n[o], ls[o], ln[lo],
-        (losses$loss[lr] * ln)[lo], options$max_rejection %||% 1
+      lo <- order(lv)
+      v[["prr"]] <- prr_groups_impl(n[o], ls[o], ln[lo], (lv * ln)[lo],
+        options$max_rejection %||% 1
       )
     }
     if (need_oracle) {
-      star <- oracle_from_losses(losses$loss[lr], ln, options$estimator)
+      star <- oracle_from_losses(lv, ln, options$estimator)
       if (exact_eaurc) v[["eaurc"]] <- v[["aurc"]] - star
       if ("naurc" %in% metrics) {
         denom <- v[["mean_loss"]] - star
@@ -460,7 +496,7 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
         }
       }
     }
-    vals[i, ] <- v[metrics]
+    vals[i, ] <- unscale_loss_values(v[metrics], metrics, e[i], call)
     achieved[i] <- res$achieved_coverage
   }
   if (no_data) warn_no_data(call = call)

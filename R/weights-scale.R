@@ -185,3 +185,66 @@ warn_oracle_scale <- function(metrics, call = rlang::caller_env()) {
     call = call
   )
 }
+
+# ---- losses near the largest double -----------------------------------------
+#
+# Losses are finite (SPEC Sec. 10), up to 1.8e308, but their sums, and
+# products of loss sums with counts, overflow to Inf long before. When some
+# loss exceeds huge_loss (2^512, found by the scan that checks the losses),
+# the losses are multiplied by the power of 2 that brings the largest into
+# [2^256, 2^257): exact, with room for every kernel's sums and products.
+# The metrics homogeneous of degree 1 in the loss (every AURC estimator,
+# AUGRC, E-AURC, risk at coverage, the partial areas) are multiplied back;
+# those of degree 0 (NAURC, PRR, and coverage at risk, whose `risk` is
+# scaled with the losses) need nothing. A value beyond the largest double
+# (the "2sele" AURC is twice a mean loss) is NA with a classed warning.
+huge_loss <- 2^512
+
+# The exponent e (losses times 2^-e) for these losses, 0 when none exceeds
+# huge_loss.
+loss_scale_exponent <- function(loss) {
+  m <- suppressWarnings(max(loss, na.rm = TRUE))
+  if (!is.finite(m) || !(m > huge_loss)) return(0)
+  pow2_exponent(m) - 256
+}
+
+# Whether each metric is homogeneous of degree 1 in the loss (else 0).
+loss_degree_one <- function(metrics) {
+  !metrics %in% c(
+    "naurc", "prr", "coverage_at_risk", "failure_auroc", "failure_aupr",
+    "fpr_at_tpr", "ece", "mce", "smooth_ece", "debiased_l2_ce"
+  )
+}
+
+# Values (a vector, or a matrix with one column per metric) computed on
+# losses times 2^-e, back on the losses given: NA with a warning where
+# they exceed the largest double.
+unscale_loss_values <- function(values, metrics, e, call) {
+  if (e == 0) return(values)
+  one <- loss_degree_one(metrics)
+  if (is.matrix(values)) {
+    values[, one] <- times_pow2(values[, one], e)
+  } else {
+    values[one] <- times_pow2(values[one], e)
+  }
+  over <- is.infinite(values)
+  if (any(over)) {
+    hit <- if (is.matrix(values)) {
+      metrics[colSums(over) > 0]
+    } else {
+      metrics[over]
+    }
+    values[over] <- NA_real_
+    warn_aurc(
+      c(
+        paste(
+          "{.val {unique(hit)}} exceed{?s/} the largest double on these",
+          "losses; returning {.val {NA}}."
+        ),
+        i = "Divide {.arg loss} by a constant (the metric scales with it)."
+      ),
+      class = "aurc_warning_overflow", call = call
+    )
+  }
+  values
+}

@@ -37,13 +37,14 @@ BEGIN_RCPP
 END_RCPP
 }
 // first_invalid_loss_impl
-double first_invalid_loss_impl(SEXP loss, int threads);
-RcppExport SEXP _aurc_first_invalid_loss_impl(SEXP lossSEXP, SEXP threadsSEXP) {
+double first_invalid_loss_impl(SEXP loss, int threads, double huge);
+RcppExport SEXP _aurc_first_invalid_loss_impl(SEXP lossSEXP, SEXP threadsSEXP, SEXP hugeSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(first_invalid_loss_impl(loss, threads));
+    Rcpp::traits::input_parameter< double >::type huge(hugeSEXP);
+    rcpp_result_gen = Rcpp::wrap(first_invalid_loss_impl(loss, threads, huge));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -658,7 +659,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
-    {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 2},
+    {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 3},
     {"_aurc_first_invalid_weight_impl", (DL_FUNC) &_aurc_first_invalid_weight_impl, 2},
     {"_aurc_any_na_impl", (DL_FUNC) &_aurc_any_na_impl, 2},
     {"_aurc_weight_summary_impl", (DL_FUNC) &_aurc_weight_summary_impl, 2},

@@ -68,14 +68,14 @@ double first_in_column(SEXP x, OnDouble on_double, OnInt on_int) {
 }  // namespace
 
 // 1-based position of the first loss that is present but negative or
-// infinite, 0 if there is none. Long columns are scanned on `threads`
-// threads.
+// infinite, or above `huge`, 0 if there is none. Long columns are scanned
+// on `threads` threads.
 // [[Rcpp::export(rng = false)]]
-double first_invalid_loss_impl(SEXP loss, int threads) {
+double first_invalid_loss_impl(SEXP loss, int threads, double huge) {
   return first_in_column(
       loss,
-      [threads](const double* x, std::size_t n) {
-        return first_invalid_loss(x, n, threads);
+      [threads, huge](const double* x, std::size_t n) {
+        return first_invalid_loss(x, n, threads, huge);
       },
       [threads](const int* x, std::size_t n) {
         return first_invalid_loss(x, n, NA_INTEGER, threads);
