@@ -567,21 +567,24 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
 # debiased ECE, ECE and MCE with adaptive bins, the relplot smooth ECE.
 ci_count_metrics <- function(spec) {
   m <- spec$metrics
-  count_metrics(m, spec$optimum %||% "exact") | m == "debiased_l2_ce" |
+  count_metrics(m, spec$optimum %||% "exact", spec$estimator %||% "alpha") |
+    m == "debiased_l2_ce" |
     (m %in% c("ece", "mce") & identical(spec$binning, "adaptive")) |
     (m == "smooth_ece" & identical(spec$smooth_method, "relplot"))
 }
 
 warn_ci_scale <- function(metrics, call) {
   names <- c(
-    eaurc = "E-AURC", naurc = "NAURC", prr = "PRR",
+    aurc = "AURC", auarc = "AUARC", eaurc = "E-AURC", naurc = "NAURC",
+    prr = "PRR",
     debiased_l2_ce = "the debiased ECE", ece = "ECE with adaptive bins",
     mce = "MCE with adaptive bins", smooth_ece = "the relplot smooth ECE"
   )
   warn_weights_scale(unname(names[metrics]),
     paste(
       "The exact optimum places the copies of each case one by one; the",
-      "adaptive bins, the debiasing and the relplot density count cases."
+      "{.val alpha_prime} weights, the adaptive bins, the debiasing and",
+      "the relplot density count cases."
     ),
     paste(
       "a metric free of the weights' scale ({.val aurc}, {.val augrc},",

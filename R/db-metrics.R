@@ -62,6 +62,17 @@ metric_db <- function(data, metrics, columns, options = list(),
   }, call)
   res <- done$res
   cols <- done$cols
+  if (isTRUE(cols$scaled) && identical(options$estimator, "alpha_prime") &&
+    any(metrics %in% c("aurc", "eaurc", "naurc", "auarc", "prr"))) {
+    # the "alpha_prime" weights count cases, and the engine divided the
+    # weights: the counts they stand for, from the score table
+    st <- score_table_db(data, columns, call,
+      binary = db_needs_binary(metrics, options)
+    )
+    return(score_table_metrics(st, metrics, columns, options, call,
+      warn_columns = FALSE
+    ))
+  }
   # one row per group of the table, also one whose rows are all incomplete
   res <- db_sort_groups(res, cols$groups)
   db_check_values(res, cols, binary, call)
@@ -389,9 +400,10 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       trapezoid = s / N
     )
   }
-  # the counts the engine's weights stand for (db_relative_weights())
+  # the counts the engine's weights stand for (db_relative_weights());
+  # below one case the metrics that count cases are NA (R/weights-scale.R)
   scale <- db_weight_scale(res[[".maxw"]] %||% rep(0, nrow(res)))
-  few <- rep(FALSE, nrow(res))
+  few <- N > 0 & log2(N * scale$mult) + scale$shift < log2(1 - 1e-9)
   oracle_value <- function() {
     vapply(seq_len(nrow(res)), function(i) {
       rows <- rep(TRUE, nrow(optimum))
@@ -439,8 +451,7 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       coverage_at_risk = num(res$.car)
     )
     v[na | empty] <- NA_real_
-    if (m %in% c("naurc", "prr") ||
-      (m == "eaurc" && options$optimum != "asymptotic")) {
+    if (count_metrics(m, options$optimum, est)) {
       # weights totalling less than one case (warned once below)
       v[few] <- NA_real_
       na_few <- few & !na & !empty
@@ -461,9 +472,9 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
     }
     out[[m]] <- v
   }
-  counted <- count_metrics(metrics, options$optimum)
+  counted <- count_metrics(metrics, options$optimum, est)
   if (any(few & !na & !empty) && any(counted)) {
-    warn_oracle_scale(metrics[counted], call = call)
+    warn_oracle_scale(metrics[counted], est, call = call)
   }
   achieved <- if (".achieved" %in% names(res)) {
     num(res[[".achieved"]])

@@ -331,7 +331,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   # metrics get weights brought into range by a power of 2; with a
   # count-dependent metric (the exact optimum), totals above 2^53 are
   # brought to [2^52, 2^53) and totals below one case flagged
-  count <- count_metrics(metrics, opts$optimum)
+  count <- count_metrics(metrics, opts$optimum, opts$estimator)
   sc <- scale_group_weights(g$cols$case_weights, g$sizes, count = any(count))
   g$cols$case_weights <- sc$w
   # losses near the largest double, scaled by a power of 2 (and the risk
@@ -359,7 +359,7 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   few <- sc$too_few & !na_group & !res$empty
   if (any(few)) {
     values[few, count] <- NA_real_
-    warn_oracle_scale(metrics[count], call = call)
+    warn_oracle_scale(metrics[count], opts$estimator, call = call)
   }
   undefined <- which(is.nan(values), arr.ind = TRUE)
   if (nrow(undefined) > 0) {

@@ -436,7 +436,7 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
   achieved <- rep(NA_real_, G)
   no_data <- FALSE
-  counted <- count_metrics(metrics, options$optimum)
+  counted <- count_metrics(metrics, options$optimum, options$estimator)
   few <- rep(FALSE, G)
   e <- rep(0, G)
   for (i in seq_len(G)) {
@@ -502,7 +502,7 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   if (no_data) warn_no_data(call = call)
   if (any(few)) {
     vals[few, counted] <- NA_real_
-    warn_oracle_scale(metrics[counted], call = call)
+    warn_oracle_scale(metrics[counted], options$estimator, call = call)
   }
   for (m in metrics) {
     bad <- is.nan(vals[, m])

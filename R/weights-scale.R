@@ -132,15 +132,19 @@ db_weight_scale <- function(maxw) {
 
 # The metrics of the registry whose value depends on the count of cases
 # the weights stand for: NAURC, PRR and E-AURC with the exact optimum
-# (src/core/oracle.h).
-count_metrics <- function(metrics, optimum = "exact") {
+# (src/core/oracle.h), and the metrics of the "alpha_prime" estimator,
+# whose weight -log(1 - r / (n + 1)) adds one case to the count n.
+count_metrics <- function(metrics, optimum = "exact", estimator = "alpha") {
   metrics %in% c("naurc", "prr") |
-    (metrics == "eaurc" & !identical(optimum, "asymptotic"))
+    (metrics == "eaurc" & !identical(optimum, "asymptotic")) |
+    (metrics %in% c("aurc", "eaurc", "naurc", "auarc") &
+      identical(estimator, "alpha_prime"))
 }
 
 # Whether every metric of `metrics` is invariant to scaling all weights.
-weights_scale_free <- function(metrics, optimum = "exact") {
-  !any(count_metrics(metrics, optimum))
+weights_scale_free <- function(metrics, optimum = "exact",
+                               estimator = "alpha") {
+  !any(count_metrics(metrics, optimum, estimator))
 }
 
 # NA with a classed warning: count-dependent quantities (`what`, their
@@ -168,19 +172,32 @@ warn_weights_scale <- function(what, why, instead,
   )
 }
 
-# The warning of the oracle metrics (E-AURC with the exact optimum, NAURC,
-# PRR).
-warn_oracle_scale <- function(metrics, call = rlang::caller_env()) {
-  what <- c(eaurc = "E-AURC", naurc = "NAURC", prr = "PRR")[unique(metrics)]
-  warn_weights_scale(
-    unname(what),
-    paste(
-      "The exact optimum puts the copies of each case one by one in",
-      "the oracle order, and there is no whole copy to put."
-    ),
+# The warning of the registry metrics that count cases (count_metrics()).
+warn_oracle_scale <- function(metrics, estimator = "alpha",
+                              call = rlang::caller_env()) {
+  names <- c(
+    aurc = "AURC", eaurc = "E-AURC", naurc = "NAURC", prr = "PRR",
+    auarc = "AUARC"
+  )
+  metrics <- unique(metrics)
+  why <- c(
+    if (any(metrics %in% c("eaurc", "naurc", "prr"))) {
+      paste(
+        "The exact optimum puts the copies of each case one by one in the",
+        "oracle order, and there is no whole copy to put."
+      )
+    },
+    if (identical(estimator, "alpha_prime")) {
+      paste(
+        "The {.val alpha_prime} weight -log(1 - r / (n + 1)) adds one",
+        "case to the n cases."
+      )
+    }
+  )
+  warn_weights_scale(unname(names[metrics]), paste(why, collapse = " "),
     paste(
       "{.code optimum = \"asymptotic\"} (0/1 losses) or a metric free of",
-      "the weights' scale ({.fn aurc}, {.fn augrc})"
+      "the weights' scale ({.fn aurc} with {.val alpha}, {.fn augrc})"
     ),
     call = call
   )
