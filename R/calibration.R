@@ -467,12 +467,16 @@ calibration_counts_cases <- function(settings, metric = NULL) {
 
 # The warning (NA) or error (a bin table) of count-dependent calibration on
 # weights that total less than one case.
-warn_calibration_scale <- function(settings, metric = NULL,
+warn_calibration_scale <- function(settings, metric = "bins",
                                    call = rlang::caller_env()) {
   what <- if (identical(metric, "debiased_l2_ce")) {
     "The debiased ECE"
+  } else if (metric %in% c("ece", "mce")) {
+    paste0(
+      toupper(metric), " with {.code binning = \"", settings$binning, "\"}"
+    )
   } else {
-    paste0("{.code binning = \"", settings$binning, "\"}")
+    paste0("The {.val ", settings$binning, "} bins")
   }
   warn_weights_scale(what, calibration_scale_why(settings, metric),
     "{.code binning = \"equal_width\"} or {.code \"equal_mass\"}",

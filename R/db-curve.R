@@ -323,7 +323,7 @@ calibration_pulled <- function(st, settings, na_rm, metric, call,
     attr(calibration_table(input, settings, call), metric)
   }, numeric(1))
   if (no_data) warn_no_data(call = call)
-  if (few) warn_calibration_scale(settings, call = call)
+  if (few) warn_calibration_scale(settings, metric, call = call)
   values <- stats::setNames(
     tibble::tibble(value, .coverage = NA_real_), c(metric, ".coverage")
   )

@@ -149,16 +149,21 @@ weights_scale_free <- function(metrics, optimum = "exact",
 
 # NA with a classed warning: count-dependent quantities (`what`, their
 # names, for instance "NAURC") on weights that total less than one case.
-# `why` says what they count; `instead` what to use. Both are cli text of
-# this package (never user data): they are pasted into the message so that
-# their markup is read.
+# `why` says what they count; `instead` what to use. All three are cli text
+# of this package (never user data): they are pasted into the message so
+# that their markup is read.
 warn_weights_scale <- function(what, why, instead,
                                call = rlang::caller_env()) {
   verb <- if (length(what) == 1) "depends" else "depend"
+  if (length(what) > 1) {
+    what <- paste(paste(what[-length(what)], collapse = ", "), "and",
+      what[length(what)]
+    )
+  }
   warn_aurc(
     c(
       paste(
-        "{what}", verb, "on the number of cases, and {.arg case_weights}",
+        what, verb, "on the number of cases, and {.arg case_weights}",
         "total less than one case; returning {.val {NA}}."
       ),
       i = why,
