@@ -120,6 +120,17 @@
 #' variance of weights that vary. The percentile bootstrap with importance
 #' weights covered 96.2%, 97.0% and 95.6% at n = 1000 (500 data sets).
 #'
+#' Weights at every scale (`1e-320` to `1e308`): estimates and analytic
+#' intervals are computed on the weights times a power of 2 and the
+#' standard errors scaled back. The metrics that count cases (E-AURC with
+#' the exact optimum, NAURC, PRR, the `"alpha_prime"` estimator, ECE and
+#' MCE with adaptive bins, the debiased ECE, the relplot smooth ECE; see
+#' [naurc()]) are `NA` with a warning of class `aurc_warning_weights_scale`
+#' when the weights total less than one case. A bootstrap of frequency
+#' weights that stand for less than one row has no row to draw: its
+#' intervals are `NA` with a warning of class `aurc_warning_no_interval`;
+#' beyond `2^80` rows it is an error naming `case_weights`.
+#'
 #' @section Metrics and their inputs:
 #' `metrics` takes any of `"aurc"`, `"augrc"`, `"failure_auroc"`,
 #' `"failure_aupr"`, `"eaurc"`, `"eaugrc"`, `"naurc"`, `"risk_at_coverage"`,
