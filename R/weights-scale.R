@@ -85,7 +85,10 @@ scale_group_weights <- function(w, sizes = length(w), count = FALSE,
                                 shift = 0) {
   G <- length(sizes) # nolint: object_name_linter
   too_few <- rep(FALSE, G)
-  if (!length(w)) return(list(w = w, too_few = too_few, exponent = rep(0, G)))
+  # (integer weights lie within [2^-64, 2^64]: nothing to do unless counted)
+  if (!length(w) || (!count && !is.double(w))) {
+    return(list(w = w, too_few = too_few, exponent = rep(0, G)))
+  }
   offsets <- c(0, cumsum(as.double(sizes)))
   s <- weight_summary_impl(w, offsets)
   exps <- scale_free_exponent(s$max)

@@ -22,13 +22,13 @@ struct WeightSummary {
   double shift = 0.0;  // 0 or 256
 };
 
-// The weights w[begin .. end).
-inline WeightSummary weight_summary(const double* w, std::size_t begin,
-                                    std::size_t end) {
+// The weights w[begin .. end) (double, or integer read as double).
+template <class T>
+WeightSummary weight_summary(const T* w, std::size_t begin, std::size_t end) {
   WeightSummary out;
   double mx = 0.0, s = 0.0;
   for (std::size_t i = begin; i < end; ++i) {
-    const double v = w[i];
+    const double v = static_cast<double>(w[i]);
     s += v;
     if (v > mx) mx = v;
   }
@@ -39,7 +39,8 @@ inline WeightSummary weight_summary(const double* w, std::size_t begin,
   }
   const double down = std::ldexp(1.0, -256);
   s = 0.0;
-  for (std::size_t i = begin; i < end; ++i) s += w[i] * down;
+  for (std::size_t i = begin; i < end; ++i)
+    s += static_cast<double>(w[i]) * down;
   out.total = s;
   out.shift = 256.0;
   return out;
