@@ -186,16 +186,17 @@ smooth_input <- function(confidence, correct, case_weights, na_rm, call,
 # NA with the classed warning of R/weights-scale.R: the relplot smooth ECE
 # on weights totalling less than one case.
 warn_relplot_scale <- function(call) {
-  warn_weights_scale("{.code method = \"relplot\"}",
-    paste(
-      "It adds 1e-4 to the smoothed density of cases, as the authors'",
-      "code does."
-    ),
+  warn_weights_scale("{.code method = \"relplot\"}", relplot_scale_why,
     "{.code method = \"fine\"}",
     call = call
   )
   NA_real_
 }
+
+relplot_scale_why <- paste(
+  "It adds 1e-4 to the smoothed density of cases, as the authors' code",
+  "does."
+)
 
 # The smooth ECE of validated samples whose weights are multiplied by
 # `counts` (NULL: 1): the statistic a bootstrap replicate evaluates (a
@@ -280,18 +281,9 @@ smooth_calibration <- function(confidence, correct, ..., sigma = NULL,
     )
   }
   if (isTRUE(input$too_few)) {
-    abort_aurc(
-      c(
-        paste(
-          "{.arg case_weights} total less than one case; the relplot",
-          "density counts cases."
-        ),
-        i = paste(
-          "Multiply {.arg case_weights} by a constant so that they count",
-          "cases, or use {.code method = \"fine\"}."
-        )
-      ),
-      class = c("aurc_error_weights_scale", "aurc_error_value"), call = call
+    abort_weights_scale("the relplot curve and band", relplot_scale_why,
+      "{.code method = \"fine\"}",
+      call = call
     )
   }
   value <- smooth_ece_counts(input, NULL, opts)

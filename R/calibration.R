@@ -485,21 +485,11 @@ warn_calibration_scale <- function(settings, metric = "bins",
 }
 
 abort_calibration_scale <- function(settings, call = rlang::caller_env()) {
-  abort_aurc(
-    c(
-      paste(
-        "{.arg case_weights} total less than one case; the",
-        "{.val {settings$binning}} bins count cases."
-      ),
-      i = calibration_scale_why(settings),
-      i = paste(
-        "Case weights are frequency weights (a weight of 2 is two identical",
-        "rows). Multiply {.arg case_weights} by a constant so that they",
-        "count cases, or use {.code binning = \"equal_width\"} or",
-        "{.code \"equal_mass\"}."
-      )
-    ),
-    class = c("aurc_error_weights_scale", "aurc_error_value"), call = call
+  abort_weights_scale(
+    paste0("the {.val ", settings$binning, "} bins"),
+    calibration_scale_why(settings),
+    "{.code binning = \"equal_width\"} or {.code \"equal_mass\"}",
+    call = call
   )
 }
 

@@ -482,7 +482,10 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     # (e.g. weights standing for fewer than two cases)
     warn_aurc(
       c(
-        "No analytic standard error here; the intervals and tests are {.val {NA}}.",
+        paste(
+          "No analytic standard error here; the intervals and tests are",
+          "{.val {NA}}."
+        ),
         i = "There are fewer than two cases (or clusters) to estimate it from."
       ),
       class = "aurc_warning_no_interval", call = call

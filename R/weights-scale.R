@@ -170,13 +170,34 @@ warn_weights_scale <- function(what, why, instead,
         "total less than one case; returning {.val {NA}}."
       ),
       i = why,
-      i = paste(
-        "Case weights are frequency weights (a weight of 2 is two identical",
-        "rows). Multiply {.arg case_weights} by a constant so that they",
-        "count cases, or use", paste0(instead, ".")
-      )
+      i = weights_scale_hint(instead)
     ),
     class = "aurc_warning_weights_scale", call = call
+  )
+}
+
+# The classed error of a table or curve that counts cases (`what`: what
+# counts, plural, cli text) on weights totalling less than one case.
+abort_weights_scale <- function(what, why, instead,
+                                call = rlang::caller_env()) {
+  abort_aurc(
+    c(
+      paste(
+        "{.arg case_weights} total less than one case;", what, "count",
+        "cases."
+      ),
+      i = why,
+      i = weights_scale_hint(instead)
+    ),
+    class = c("aurc_error_weights_scale", "aurc_error_value"), call = call
+  )
+}
+
+weights_scale_hint <- function(instead) {
+  paste(
+    "Case weights are frequency weights (a weight of 2 is two identical",
+    "rows). Multiply {.arg case_weights} by a constant so that they count",
+    "cases, or use", paste0(instead, ".")
   )
 }
 

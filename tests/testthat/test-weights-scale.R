@@ -70,14 +70,18 @@ scale_free_forms <- function(d) {
       )$.estimate
     },
     aurc_df = function(w) aurc(with_w(w), s, l, case_weights = w)$.estimate,
-    aurc_grouped = function(w) aurc(grouped(w), s, l, case_weights = w)$.estimate,
+    aurc_grouped = function(w) {
+      aurc(grouped(w), s, l, case_weights = w)$.estimate
+    },
     selective_metrics_grouped = function(w) {
       selective_metrics(grouped(w), s, l,
         metrics = c("aurc", "augrc", "partial_aurc", "risk_at_coverage"),
         coverage = 0.5, coverage_range = c(0.2, 0.9), case_weights = w
       )$.estimate
     },
-    augrc_identity = function(w) unlist(augrc_identity(d$s, d$f, case_weights = w)),
+    augrc_identity = function(w) {
+      unlist(augrc_identity(d$s, d$f, case_weights = w))
+    },
     aurc_ba = function(w) aurc_ba_vec(d$s, d$f, d$truth, case_weights = w),
     augrc_ba = function(w) augrc_ba_vec(d$s, d$f, d$truth, case_weights = w),
     aurc_ba_grouped = function(w) {
@@ -97,7 +101,9 @@ scale_free_forms <- function(d) {
       mce_vec(d$conf, d$y, binning = "equal_width", case_weights = w)
     },
     ece_grouped = function(w) {
-      ece(grouped(w), conf, y, binning = "equal_width", case_weights = w)$.estimate
+      ece(grouped(w), conf, y, binning = "equal_width",
+        case_weights = w
+      )$.estimate
     },
     bins = function(w) {
       b <- calibration_bins_vec(d$conf, d$y, binning = "equal_mass",
@@ -116,7 +122,9 @@ scale_free_forms <- function(d) {
     },
     ici = function(w) ici_vec(d$conf, d$y, case_weights = w),
     emax = function(w) emax_vec(d$conf, d$y, case_weights = w),
-    intercept = function(w) calibration_intercept_vec(d$conf, d$y, case_weights = w),
+    intercept = function(w) {
+      calibration_intercept_vec(d$conf, d$y, case_weights = w)
+    },
     slope = function(w) calibration_slope_vec(d$conf, d$y, case_weights = w),
     ci_aurc = function(w) {
       selective_ci_vec(d$s, d$l, metrics = c("aurc", "augrc"),
@@ -135,7 +143,9 @@ test_that("scale-free metrics equal their value at k = 1 at every scale", {
     for (k in scale_ks) {
       w <- k * d$w0
       # (fewer than two cases: no standard error, whatever the scale)
-      got <- suppressWarnings(forms[[nm]](w), classes = "aurc_warning_no_interval")
+      got <- suppressWarnings(forms[[nm]](w),
+        classes = "aurc_warning_no_interval"
+      )
       ref <- if (k < 1e-307) forms[[nm]](in_range(w)) else base
       expect_equal(got, ref, tolerance = 1e-12, info = paste(nm, k))
     }
@@ -157,10 +167,10 @@ test_that("weights whose positive values are all subnormal keep their ratios", {
     augrc_vec(d$s, d$l, case_weights = w),
     tolerance = 1e-14
   )
-  expect_equal(ece_vec(d$conf, d$y, binning = "equal_width", case_weights = k * w),
-    ece_vec(d$conf, d$y, binning = "equal_width", case_weights = w),
-    tolerance = 1e-14
-  )
+  ew <- function(w) {
+    ece_vec(d$conf, d$y, binning = "equal_width", case_weights = w)
+  }
+  expect_equal(ew(k * w), ew(w), tolerance = 1e-14)
   # the rescaling: exact powers of 2 in two steps (2^1074, which the
   # smallest subnormal needs, is Inf)
   expect_identical(aurc:::rescale_weights(k * w),
@@ -217,7 +227,7 @@ count_forms <- function(d) {
   )
 }
 
-test_that("quantities that count cases: NA below one case, the 2^52 value beyond 2^53", {
+test_that("counted quantities: NA below one case, the 2^52 value beyond", {
   d <- scale_data()
   forms <- count_forms(d)
   total <- sum(d$w0)
@@ -325,7 +335,7 @@ test_that("the warnings say what counts cases and what to do", {
   expect_identical(n_warn, 1)
 })
 
-test_that("intervals: scale-free ones keep their estimates, bootstrap of no row is NA", {
+test_that("intervals at every scale; a bootstrap of no row is NA", {
   d <- scale_data(80)
   # less than one row: the estimate, and no interval
   expect_warning(
@@ -418,7 +428,7 @@ test_that("losses up to 1e308: homogeneous metrics scale, ratios do not", {
   expect_identical(v, NA_real_)
 })
 
-test_that("SQLite equals memory at weights of 1e154 and 1e-300 and losses of 1e308", {
+test_that("SQLite equals memory at weights 1e154, 1e-300, losses 1e308", {
   skip_if_not_installed("dbplyr")
   con <- sqlite_con()
   d <- scale_data()
@@ -434,8 +444,12 @@ test_that("SQLite equals memory at weights of 1e154 and 1e-300 and losses of 1e3
     tb <- dplyr::tbl(con, "t")
     pair <- function(f, ...) {
       list(
-        db = suppressWarnings(f(tb, ...), classes = "aurc_warning_weights_scale"),
-        mem = suppressWarnings(f(df, ...), classes = "aurc_warning_weights_scale")
+        db = suppressWarnings(f(tb, ...),
+          classes = "aurc_warning_weights_scale"
+        ),
+        mem = suppressWarnings(f(df, ...),
+          classes = "aurc_warning_weights_scale"
+        )
       )
     }
     same <- function(p) {
