@@ -170,6 +170,18 @@ aurc_weights <- function(score, estimator = "alpha", case_weights = NULL) {
     warn_no_data()
     return(out)
   }
+  # weights at any scale (R/weights-scale.R): the "alpha_prime" weights of
+  # less than one case are NA; beyond 2^53 cases they are those of the
+  # counts given (log(n + 1) stays finite), the others are ratios
+  if (length(cw)) {
+    counted <- estimator == "alpha_prime"
+    sc <- scale_group_weights(cw, count = counted)
+    if (sc$too_few && counted) {
+      warn_oracle_scale("aurc", estimator)
+      return(out)
+    }
+    if (!counted) cw <- sc$w
+  }
   out[keep] <- aurc_weights_impl(as.double(score[keep]), cw, estimator)
   out
 }

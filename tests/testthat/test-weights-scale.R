@@ -554,3 +554,22 @@ test_that("PostgreSQL equals memory at weights of 1e154 (it raised an error)", {
     )
   }
 })
+
+test_that("aurc_weights(): ratios at every scale, alpha_prime counts cases", {
+  d <- scale_data()
+  base <- aurc_weights(d$s, "alpha", case_weights = d$w0)
+  for (k in c(1e-300, 1e154, 1e300)) {
+    expect_equal(aurc_weights(d$s, "alpha", case_weights = k * d$w0), base,
+      tolerance = 1e-12
+    )
+  }
+  expect_warning(
+    w <- aurc_weights(d$s, "alpha_prime", case_weights = 1e-300 * d$w0),
+    class = "aurc_warning_weights_scale"
+  )
+  expect_true(all(is.na(w)))
+  # beyond 2^53 cases the weights of the counts given, finite
+  expect_true(all(is.finite(
+    aurc_weights(d$s, "alpha_prime", case_weights = 1e300 * d$w0)
+  )))
+})
