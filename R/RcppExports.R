@@ -9,8 +9,8 @@ aurc_weights_impl <- function(score, case_weights, estimator) {
     .Call(`_aurc_aurc_weights_impl`, score, case_weights, estimator)
 }
 
-first_invalid_loss_impl <- function(loss, threads) {
-    .Call(`_aurc_first_invalid_loss_impl`, loss, threads)
+first_invalid_loss_impl <- function(loss, threads, huge) {
+    .Call(`_aurc_first_invalid_loss_impl`, loss, threads, huge)
 }
 
 first_invalid_weight_impl <- function(w, threads) {
@@ -19,6 +19,10 @@ first_invalid_weight_impl <- function(w, threads) {
 
 any_na_impl <- function(x, threads) {
     .Call(`_aurc_any_na_impl`, x, threads)
+}
+
+weight_summary_impl <- function(w, offsets) {
+    .Call(`_aurc_weight_summary_impl`, w, offsets)
 }
 
 calibration_bins_impl <- function(confidence, correct, case_weights, binning, breaks, n_bins, z, min_remaining, min_range, hist_bins, threads = 1L) {

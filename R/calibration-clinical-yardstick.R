@@ -89,7 +89,7 @@ clinical_prob_eval <- function(.metric, .vec, ...,
       ))
     }
     d <- ici_distances(conf, correct, w, .env$span, .env$na_rm, call)
-    ici_summaries(d)[[.metric]]
+    ici_summaries(d, .metric, call)[[.metric]]
   }
   if (.vec) return(one(NULL))
   rows <- if (is.null(cols$rows)) list(NULL) else cols$rows

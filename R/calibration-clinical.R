@@ -265,7 +265,12 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' instead of quadratic (about 2 s at `n = 1e6`). The quantiles are R's default (type 7) quantiles; with case
 #' weights, the sample `i` counts `w_i` times: with `W = sum w`, position
 #' `h = (W - 1) q + 1` in the sorted `d`, interpolated linearly between the
-#' samples at cumulative weight `floor(h)` and `floor(h) + 1`.
+#' samples at cumulative weight `floor(h)` and `floor(h) + 1`. So E50 and
+#' E90 count cases: weights that total less than one case give `NA` with a
+#' warning of class `aurc_warning_weights_scale`, and totals above `2^53`
+#' are brought into `[2^52, 2^53)` by a power of 2. ICI, Emax and the
+#' smooth itself do not change when all weights are multiplied by one
+#' number, at any scale.
 #'
 #' Case weights enter loess as its prior weights (`loess(weights = )`),
 #' which multiply the tricube weights. loess chooses each neighbourhood by
@@ -306,7 +311,7 @@ new_ici_vec <- function(metric) {
     call <- rlang::current_env()
     check_span(span, call)
     d <- ici_distances(confidence, correct, case_weights, span, na_rm, call)
-    ici_summaries(d)[[metric]]
+    ici_summaries(d, metric, call)[[metric]]
   }
 }
 
@@ -327,7 +332,7 @@ new_ici_df <- function(metric) {
         d <- ici_distances(confidence, correct, case_weights, span, na_rm,
           call
         )
-        ici_summaries(d)[[metric]]
+        ici_summaries(d, metric, call)[[metric]]
       },
       metric = metric, estimator = "loess", call = call
     )
@@ -398,7 +403,9 @@ ici_loess_control <- stats::loess.control(trace.hat = "approximate")
 
 ici_smooth_distances <- function(input, span, call) {
   p <- input$confidence
-  w <- input$case_weights
+  # the smooth is free of the weights' scale (R/weights-scale.R); loess
+  # fails on weights near 1e-320 or 1e308
+  w <- rescale_weights(input$case_weights)
   frame <- data.frame(y = input$correct, p = p)
   if (length(w)) frame$w <- w
   # loess's own warnings (a singular local fit, too few distinct values)
@@ -449,11 +456,15 @@ ici_smooth_distances <- function(input, span, call) {
       class = "aurc_warning_loess", call = call
     )
   }
-  list(d = abs(p - as.numeric(smooth)), w = w)
+  list(d = abs(p - as.numeric(smooth)), w = w, counts = input$case_weights)
 }
 
-# ICI, E50, E90, Emax of the distances (NAs for NULL).
-ici_summaries <- function(dist) {
+# ICI, E50, E90, Emax of the distances (NAs for NULL). E50 and E90 are R's
+# type-7 quantiles of the rows the weights stand for (position (W - 1) q +
+# 1), so they count cases (R/weights-scale.R): weights totalling less
+# than one case make them NA, with a warning when `wanted`.
+ici_summaries <- function(dist, wanted = character(),
+                          call = rlang::caller_env()) {
   if (is.null(dist)) {
     return(list(ici = NA_real_, e50 = NA_real_, e90 = NA_real_,
       emax = NA_real_))
@@ -466,9 +477,21 @@ ici_summaries <- function(dist) {
       e90 = stats::quantile(d, 0.9, names = FALSE), emax = max(d)
     ))
   }
+  counts <- scale_group_weights(dist$counts, count = TRUE)
+  quantile7 <- function(q) {
+    if (counts$too_few) return(NA_real_)
+    weighted_quantile7(d, counts$w, q)
+  }
+  if (counts$too_few && any(c("e50", "e90") %in% wanted)) {
+    warn_weights_scale(intersect(c("E50", "E90"), toupper(wanted)),
+      "The quantile lies at position (W - 1) q + 1 among W cases.",
+      "{.fn ici} or {.fn emax}",
+      call = call
+    )
+  }
   list(
-    ici = sum(w * d) / sum(w), e50 = weighted_quantile7(d, w, 0.5),
-    e90 = weighted_quantile7(d, w, 0.9), emax = max(d)
+    ici = sum(w * d) / sum(w), e50 = quantile7(0.5), e90 = quantile7(0.9),
+    emax = max(d)
   )
 }
 
@@ -533,7 +556,9 @@ calibration_summary <- function(data, confidence, correct, ..., eps = 1e-8,
       values <- rep(NA_real_, 6)
       if (is.null(input)) warn_no_data(call = call)
       if (is.list(input)) {
-        s <- ici_summaries(ici_smooth_distances(input, span, call))
+        s <- ici_summaries(ici_smooth_distances(input, span, call),
+          c("e50", "e90"), call
+        )
         values <- c(
           recalibration_fit(input, "intercept", eps, call),
           recalibration_fit(input, "slope", eps, call),

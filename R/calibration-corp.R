@@ -165,6 +165,11 @@ corp_reliability_vectors <- function(confidence, correct, ...,
   fit <- corp_impl(input$confidence, input$correct, input$case_weights,
     score, TRUE, sort_threads()
   )
+  # counts of the weights as given (scaled by a power of 2 for range,
+  # R/weights-scale.R): the `n` columns and the asymptotic band count cases
+  back <- -input$weight_exponent
+  fit$weight <- times_pow2(fit$weight, back)
+  fit$block_weight <- times_pow2(fit$block_weight, back)
   cep <- fit$block_mean[fit$block]
   points <- tibble::tibble(
     confidence = fit$x, n = fit$weight, cep = cep,

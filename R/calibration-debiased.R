@@ -223,11 +223,19 @@ classwise_compute <- function(probs, labels, settings, metric, na_rm,
       case_weights <- case_weights[ok]
     }
   }
-  per_class <- vapply(seq_len(ncol(probs)), function(k) {
-    calibration_metric(pmin(probs[, k], 1), as.integer(idx == k),
-      case_weights, settings, FALSE, metric, call
-    )
-  }, numeric(1))
+  # every class has the same weights: their scale is told once
+  told <- FALSE
+  per_class <- withCallingHandlers(
+    vapply(seq_len(ncol(probs)), function(k) {
+      calibration_metric(pmin(probs[, k], 1), as.integer(idx == k),
+        case_weights, settings, FALSE, metric, call
+      )
+    }, numeric(1)),
+    aurc_warning_weights_scale = function(w) {
+      if (told) invokeRestart("muffleWarning")
+      told <<- TRUE
+    }
+  )
   value <- if (debias) sqrt(mean(per_class^2)) else mean(per_class)
   structure(value, per_class = per_class)
 }

@@ -134,7 +134,6 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
       class = "aurc_error_missing", call = call
     )
   }
-  if (is.double(case_weights)) case_weights <- rescale_weights(case_weights)
   g <- group_columns(
     list(
       confidence = confidence, correct = correct, case_weights = case_weights
@@ -157,6 +156,17 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
       )
     }
     for (k in which(empty)) warn_no_data(call = call)
+  }
+  # weights at any scale, per group (R/weights-scale.R); adaptive bins
+  # count cases
+  sc <- scale_group_weights(g$cols$case_weights, sizes,
+    count = calibration_counts_cases(settings)
+  )
+  g$cols$case_weights <- sc$w
+  few <- sc$too_few & !na_group & !empty
+  if (any(few)) {
+    if (strict) abort_calibration_scale(settings, call)
+    warn_calibration_scale(settings, call = call)
   }
   filled <- which(sizes > 0)
   if (settings$binning %in% kumar_binnings) {
@@ -187,8 +197,11 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
   mce <- rep(NA_real_, n_groups)
   ece[filled] <- res$ece
   mce[filled] <- res$mce
+  ece[few] <- NA_real_
+  mce[few] <- NA_real_
   list(
-    bins = res, bin_group = rep.int(filled, res$size), ece = ece, mce = mce
+    bins = res, bin_group = rep.int(filled, res$size), ece = ece, mce = mce,
+    exponent = sc$exponent
   )
 }
 
@@ -198,6 +211,8 @@ calibration_group_table <- function(res, settings) {
   g <- res$bin_group
   n <- b$n
   nonempty <- n > 0
+  # the counts of the weights as given (calibration_table())
+  n_given <- times_pow2(n, -res$exponent[g])
   lo <- ifelse(nonempty, b$min_confidence, NA_real_)
   hi <- ifelse(nonempty, b$max_confidence, NA_real_)
   mean_conf <- ifelse(nonempty, b$sum_confidence / n, NA_real_)
@@ -214,10 +229,10 @@ calibration_group_table <- function(res, settings) {
     lower <- settings$breaks[-(k + 1)][bin]
     upper <- settings$breaks[-1][bin]
   }
-  interval <- wilson_interval(accuracy, n)
+  interval <- wilson_interval(accuracy, n_given)
   tibble::tibble(
     bin = bin, lower = lower, upper = upper,
-    min_confidence = lo, max_confidence = hi, n = n,
+    min_confidence = lo, max_confidence = hi, n = n_given,
     mean_confidence = mean_conf, accuracy = accuracy,
     gap = accuracy - mean_conf,
     accuracy_lower = interval[, 1], accuracy_upper = interval[, 2]

@@ -62,6 +62,12 @@
 #' @section Case weights:
 #' Frequency weights multiply the deposited residual and weight of a
 #' sample, so integer weights give exactly the result of repeated rows.
+#' `"fine"` does not change when all weights are multiplied by one number,
+#' at any scale. `"relplot"` adds `1e-4` to a density of cases, so its value
+#' depends (slightly) on how many cases the weights stand for: weights that
+#' total less than one case give `NA` with a warning of class
+#' `aurc_warning_weights_scale`, and totals above `2^53` are brought into
+#' `[2^52, 2^53)` by a power of 2 (where the `1e-4` no longer matters).
 #'
 #' @inheritParams calibration_bins
 #' @param sigma The kernel bandwidth (standard deviation of the Gaussian on
@@ -101,12 +107,15 @@ smooth_ece_vec <- function(confidence, correct, ..., sigma = NULL,
   check_dots(...)
   call <- rlang::current_env()
   opts <- smooth_options(sigma, method, call)
-  input <- smooth_input(confidence, correct, case_weights, na_rm, call)
+  input <- smooth_input(confidence, correct, case_weights, na_rm, call,
+    count = opts$method == "relplot"
+  )
   if (identical(input, "missing")) return(NA_real_)
   if (is.null(input)) {
     warn_no_data(call = call)
     return(NA_real_)
   }
+  if (isTRUE(input$too_few)) return(warn_relplot_scale(call))
   smooth_ece_counts(input, NULL, opts)
 }
 
@@ -125,12 +134,15 @@ smooth_ece <- function(data, confidence, correct, ..., sigma = NULL,
       case_weights = rlang::enquo(case_weights)
     ),
     fn = function(confidence, correct, case_weights) {
-      input <- smooth_input(confidence, correct, case_weights, na_rm, call)
+      input <- smooth_input(confidence, correct, case_weights, na_rm, call,
+        count = opts$method == "relplot"
+      )
       if (identical(input, "missing")) return(NA_real_)
       if (is.null(input)) {
         warn_no_data(call = call)
         return(NA_real_)
       }
+      if (isTRUE(input$too_few)) return(warn_relplot_scale(call))
       as.numeric(smooth_ece_counts(input, NULL, opts))
     },
     metric = "smooth_ece", estimator = opts$method, call = call
@@ -162,12 +174,29 @@ smooth_options <- function(sigma, method, call) {
   list(sigma = sigma, method = method)
 }
 
-# Validated calibration samples (see calibration_input()).
-smooth_input <- function(confidence, correct, case_weights, na_rm, call) {
+# Validated calibration samples (see calibration_input()). `count`: the
+# weights count cases (the relplot method adds 1e-4 to a density of cases).
+smooth_input <- function(confidence, correct, case_weights, na_rm, call,
+                         count = FALSE) {
   calibration_input(confidence, correct, case_weights, na_rm,
-    settings = list(binning = "none"), call = call
+    settings = list(binning = "none"), call = call, count = count
   )
 }
+
+# NA with the classed warning of R/weights-scale.R: the relplot smooth ECE
+# on weights totalling less than one case.
+warn_relplot_scale <- function(call) {
+  warn_weights_scale("{.code method = \"relplot\"}", relplot_scale_why,
+    "{.code method = \"fine\"}",
+    call = call
+  )
+  NA_real_
+}
+
+relplot_scale_why <- paste(
+  "It adds 1e-4 to the smoothed density of cases, as the authors' code",
+  "does."
+)
 
 # The smooth ECE of validated samples whose weights are multiplied by
 # `counts` (NULL: 1): the statistic a bootstrap replicate evaluates (a
@@ -251,7 +280,9 @@ smooth_calibration_vectors <- function(confidence, correct, ...,
   opts <- smooth_options(sigma, method, call)
   check_number(times, lower = 0, upper = 1e5, whole = TRUE, call = call)
   check_number(conf_level, lower = 0, upper = 1, open = TRUE, call = call)
-  input <- smooth_input(confidence, correct, case_weights, na_rm, call)
+  input <- smooth_input(confidence, correct, case_weights, na_rm, call,
+    count = opts$method == "relplot"
+  )
   if (identical(input, "missing")) {
     abort_aurc(
       c(
@@ -264,6 +295,12 @@ smooth_calibration_vectors <- function(confidence, correct, ...,
   if (is.null(input)) {
     abort_aurc("No samples left to smooth.",
       class = "aurc_error_no_data", call = call
+    )
+  }
+  if (isTRUE(input$too_few)) {
+    abort_weights_scale("the relplot curve and band", relplot_scale_why,
+      "{.code method = \"fine\"}",
+      call = call
     )
   }
   value <- smooth_ece_counts(input, NULL, opts)
@@ -297,7 +334,8 @@ smooth_calibration_vectors <- function(confidence, correct, ...,
     class = c("aurc_smooth_calibration", "tbl_df", "tbl", "data.frame"),
     smooth_ece = as.numeric(value), sigma = sigma, method = opts$method,
     n = if (length(input$case_weights)) {
-      sum(input$case_weights)
+      # the total of the weights as given
+      times_pow2(sum(input$case_weights), -input$weight_exponent)
     } else {
       length(input$confidence)
     },

@@ -92,6 +92,20 @@
 #' number of samples remaining (compared with `min_remaining`) are weighted
 #' sums; for equal-mass bins the sizes are. Samples of weight 0 are dropped.
 #'
+#' Equal-width, equal-mass and custom bins, and every mean, accuracy and
+#' gap, do not change when all weights are multiplied by one number, at any
+#' scale (weights from `1e-320` to `1e308`). The adaptive and `"kumar2019"`
+#' bins count cases (a bin closes after `0.25 (z / eps)^2` cases; parts hold
+#' equal counts), so their bins, ECE and MCE depend on the scale of the
+#' weights, exactly as repeating rows changes them. Weights that total
+#' less than one case are then an error of class `aurc_error_weights_scale`
+#' here (`NA` with a warning of class `aurc_warning_weights_scale` in
+#' [ece()] and [mce()]); totals above `2^53`, where doubles no longer count
+#' whole cases, are brought into `[2^52, 2^53)` by a power of 2 (the bins
+#' are then those of that many cases: beyond some thousands of cases per
+#' confidence they no longer change). The `n` column and the Wilson
+#' intervals always count the cases the weights given stand for.
+#'
 #' @param data A data frame (grouped or not) with the columns named by
 #'   `confidence`, `correct` and `case_weights`. (Before aurc 0.1.0 the
 #'   first argument was the confidence vector; that call still works, with
@@ -262,7 +276,7 @@ calibration_bins_compute <- function(confidence, correct, case_weights,
                                      na_rm, settings, call) {
   input <- calibration_input(confidence, correct, case_weights, na_rm,
     settings,
-    call = call
+    call = call, count = calibration_counts_cases(settings)
   )
   if (identical(input, "missing")) {
     abort_aurc(
@@ -282,6 +296,7 @@ calibration_bins_compute <- function(confidence, correct, case_weights,
       class = "aurc_error_no_data", call = call
     )
   }
+  if (isTRUE(input$too_few)) abort_calibration_scale(settings, call)
   calibration_table(input, settings, call)
 }
 
@@ -388,11 +403,16 @@ calibration_check_columns <- function(confidence, correct, case_weights,
 
 # Validates the samples and applies the NA rule. Returns a list of double
 # vectors (zero weights dropped), "missing" when a value is missing and
-# `na_rm = FALSE`, or NULL when nothing is left. `rescale = FALSE` keeps
-# the weights as given (frequency weights whose scale matters: the
-# calibration tests of R/calibration-tests.R).
+# `na_rm = FALSE`, or NULL when nothing is left. The weights are scaled by
+# a power of 2 (R/weights-scale.R): scale-free, or as counts of cases when
+# `count` (the adaptive and kumar2019 bins, the debiased ECE, the relplot
+# smooth ECE); `weight_exponent` says by which (the weights used are those
+# given times 2^weight_exponent, for the counts a bin table reports) and
+# `too_few` whether, as counts, they total less than one case. `rescale =
+# FALSE` keeps the weights as given (frequency weights whose scale
+# matters: the calibration tests of R/calibration-tests.R).
 calibration_input <- function(confidence, correct, case_weights, na_rm,
-                              settings, call, rescale = TRUE) {
+                              settings, call, rescale = TRUE, count = FALSE) {
   case_weights <- plain_weights(case_weights)
   convention <- TRUE
   if (is.matrix(confidence)) {
@@ -420,14 +440,70 @@ calibration_input <- function(confidence, correct, case_weights, na_rm,
     if (!is.null(case_weights)) case_weights <- case_weights[keep]
   }
   if (length(confidence) == 0) return(NULL)
-  case_weights <- if (is.null(case_weights)) {
-    double()
-  } else if (rescale) {
-    rescale_weights(as.double(case_weights))
-  } else {
+  exponent <- 0
+  too_few <- FALSE
+  case_weights <- if (is.null(case_weights)) double() else {
     as.double(case_weights)
   }
-  list(confidence = confidence, correct = correct, case_weights = case_weights)
+  if (rescale && length(case_weights)) {
+    sc <- scale_group_weights(case_weights, count = count)
+    case_weights <- sc$w
+    exponent <- sc$exponent
+    too_few <- sc$too_few
+  }
+  list(
+    confidence = confidence, correct = correct, case_weights = case_weights,
+    weight_exponent = exponent, too_few = too_few
+  )
+}
+
+# Whether calibration with these settings counts cases (R/weights-scale.R):
+# the adaptive bins close after a number of cases, kumar2019's bins split
+# counts, and the debiased ECE subtracts a variance of 1 / count.
+calibration_counts_cases <- function(settings, metric = NULL) {
+  settings$binning %in% c("adaptive", "ding2020", kumar_binnings) ||
+    identical(metric, "debiased_l2_ce")
+}
+
+# The warning (NA) or error (a bin table) of count-dependent calibration on
+# weights that total less than one case.
+warn_calibration_scale <- function(settings, metric = "bins",
+                                   call = rlang::caller_env()) {
+  what <- if (identical(metric, "debiased_l2_ce")) {
+    "The debiased ECE"
+  } else if (metric %in% c("ece", "mce")) {
+    paste0(
+      toupper(metric), " with {.code binning = \"", settings$binning, "\"}"
+    )
+  } else {
+    paste0("The {.val ", settings$binning, "} bins")
+  }
+  warn_weights_scale(what, calibration_scale_why(settings, metric),
+    "{.code binning = \"equal_width\"} or {.code \"equal_mass\"}",
+    call = call
+  )
+}
+
+abort_calibration_scale <- function(settings, call = rlang::caller_env()) {
+  abort_weights_scale(
+    paste0("the {.val ", settings$binning, "} bins"),
+    calibration_scale_why(settings),
+    "{.code binning = \"equal_width\"} or {.code \"equal_mass\"}",
+    call = call
+  )
+}
+
+calibration_scale_why <- function(settings, metric = NULL) {
+  if (identical(metric, "debiased_l2_ce")) {
+    "It subtracts the variance of each bin's accuracy, 1 / (n - 1) for n cases."
+  } else if (settings$binning %in% kumar_binnings) {
+    "Its bins hold equal counts of cases."
+  } else {
+    paste(
+      "A bin closes after 0.25 (z / eps)^2 cases, and none opens with fewer",
+      "than {.arg min_remaining} cases left."
+    )
+  }
 }
 
 calibration_hist_bins <- 100
@@ -476,11 +552,16 @@ calibration_table <- function(input, settings, call) {
   res <- calibration_kernel(input, settings, call)
   n <- res$n
   nonempty <- n > 0
+  # the counts of the weights as given (they were scaled by a power of 2,
+  # R/weights-scale.R): the `n` columns and the binomial intervals count
+  # cases; every ratio is free of the scale
+  back <- -(input$weight_exponent %||% 0)
+  n_given <- times_pow2(n, back)
   res$min_confidence[!nonempty] <- NA_real_
   res$max_confidence[!nonempty] <- NA_real_
   mean_conf <- ifelse(nonempty, res$sum_confidence / n, NA_real_)
   accuracy <- ifelse(nonempty, res$sum_correct / n, NA_real_)
-  interval <- wilson_interval(accuracy, n)
+  interval <- wilson_interval(accuracy, n_given)
   if (is.null(settings$breaks)) {
     lo <- res$min_confidence
     hi <- res$max_confidence
@@ -496,26 +577,29 @@ calibration_table <- function(input, settings, call) {
   tab <- tibble::tibble(
     bin = seq_along(n), lower = lower, upper = upper,
     min_confidence = res$min_confidence, max_confidence = res$max_confidence,
-    n = n, mean_confidence = mean_conf, accuracy = accuracy, gap = gap,
+    n = n_given, mean_confidence = mean_conf, accuracy = accuracy,
+    gap = gap,
     accuracy_lower = interval[, 1], accuracy_upper = interval[, 2]
   )
   hk <- calibration_hist_bins
   histogram <- tibble::tibble(
     lower = seq(0, hk - 1) / hk, upper = seq(1, hk) / hk,
-    n = res$histogram, share = res$histogram / total
+    n = times_pow2(res$histogram, back), share = res$histogram / total
   )
   new_calibration_bins(tab,
-    settings = settings, n = total,
+    settings = settings, n = times_pow2(total, back),
     ece = sum(n[nonempty] * abs(gap[nonempty])) / total,
     mce = max(abs(gap[nonempty])), histogram = histogram
   )
 }
 
 # 95% Wilson score interval; NA for empty bins.
+# Written with n in the numerators (the usual form divided through by n),
+# so that counts from 1e-320 to 1e308 give no 0 * Inf.
 wilson_interval <- function(p, n, level = 0.95) {
   z <- stats::qnorm(1 - (1 - level) / 2)
-  center <- (p + z^2 / (2 * n)) / (1 + z^2 / n)
-  half <- z / (1 + z^2 / n) * sqrt(p * (1 - p) / n + z^2 / (4 * n^2))
+  center <- (p * n + z^2 / 2) / (n + z^2)
+  half <- z * sqrt(n * p * (1 - p) + z^2 / 4) / (n + z^2)
   lower <- pmax(0, center - half)
   upper <- pmin(1, center + half)
   lower[!(n > 0)] <- NA_real_
@@ -776,11 +860,15 @@ calibration_metric <- function(confidence, correct, case_weights, settings,
                                na_rm, metric, call) {
   input <- calibration_input(confidence, correct, case_weights, na_rm,
     settings,
-    call = call
+    call = call, count = calibration_counts_cases(settings, metric)
   )
   if (identical(input, "missing")) return(NA_real_)
   if (is.null(input)) {
     warn_no_data(call = call)
+    return(NA_real_)
+  }
+  if (isTRUE(input$too_few)) {
+    warn_calibration_scale(settings, metric, call = call)
     return(NA_real_)
   }
   if (metric == "debiased_l2_ce") {

@@ -110,12 +110,16 @@ check_case_weights <- function(case_weights, n, call = rlang::caller_env()) {
   invisible(case_weights)
 }
 
-# Loss: finite and >= 0 where present (NA is handled by `na_rm`).
+# Loss: finite and >= 0 where present (NA is handled by `na_rm`). Returns
+# (invisibly) whether some loss exceeds huge_loss (R/weights-scale.R),
+# found by the same scan.
 check_loss <- function(loss, n, arg = "loss", call = rlang::caller_env(),
                        threads = 1L) {
   check_numeric_vector(loss, arg, allow_logical = TRUE, call = call)
   check_same_length(loss, n, arg, call = call)
-  bad <- first_invalid_loss_impl(loss, threads)
+  bad <- first_invalid_loss_impl(loss, threads, huge_loss)
+  huge <- bad > 0 && is.finite(loss[bad]) && loss[bad] >= 0
+  if (huge) bad <- first_invalid_loss_impl(loss, threads, Inf)
   if (bad > 0) {
     abort_aurc(
       c(
@@ -125,7 +129,7 @@ check_loss <- function(loss, n, arg = "loss", call = rlang::caller_env(),
       class = "aurc_error_value", call = call
     )
   }
-  invisible(loss)
+  invisible(huge)
 }
 
 # Failure: 0/1 or logical where present.
@@ -156,13 +160,16 @@ check_metric_columns <- function(score, loss, case_weights, na_rm,
                                  call = rlang::caller_env(), threads = 1L) {
   check_numeric_vector(score, "score", call = call)
   n <- length(score)
+  huge <- FALSE
   if (binary) {
     check_failure(loss, n, loss_arg, call = call)
   } else {
-    check_loss(loss, n, loss_arg, call = call, threads = threads)
+    huge <- check_loss(loss, n, loss_arg, call = call, threads = threads)
   }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)
+  # whether some loss exceeds huge_loss (R/weights-scale.R)
+  invisible(huge)
 }
 
 # Validates a (score, loss, case_weights) triple and applies the NA rule of
@@ -395,32 +402,6 @@ as_output_matrix <- function(x, arg = rlang::caller_arg(x),
   out <- matrix(unlist(x, use.names = FALSE), nrow(x), ncol(x))
   colnames(out) <- names(x)
   out
-}
-
-# Case weights at any scale (issue 25): every metric is invariant to
-# multiplying all weights by one number, but sums of weights near 1e308
-# overflow and products of weights near 1e-160 underflow. Weights whose
-# largest value lies outside [2^-64, 2^64] are multiplied by a power of 2
-# that brings it to [1, 2): exact in floating point, so the metric is the
-# one of the weights as given. Weights within that range are left as they
-# are (the results stay identical to the last bit). NA and Inf weights are
-# the checks' business and are left alone.
-# Not for the exact optimum of E-AURC and NAURC: its strict oracle order
-# treats weights as counts of copies, so those two are not invariant to
-# scaling the weights (weights_scale_free()).
-rescale_weights <- function(w) {
-  if (!length(w)) return(w)
-  # (weights are checked finite before; max() makes no copy)
-  m <- suppressWarnings(max(w, na.rm = TRUE))
-  if (!is.finite(m) || !(m > 0) || (m >= 2^-64 && m <= 2^64)) return(w)
-  w * 2^-floor(log2(m))
-}
-
-# Whether every metric of `metrics` is invariant to scaling all weights:
-# all but NAURC, PRR and E-AURC with the exact optimum (see rescale_weights()).
-weights_scale_free <- function(metrics, optimum = "exact") {
-  !any(c("naurc", "prr") %in% metrics) &&
-    !("eaurc" %in% metrics && !identical(optimum, "asymptotic"))
 }
 
 # A grouped data frame of zero rows has no groups: the functions that

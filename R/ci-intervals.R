@@ -120,6 +120,17 @@
 #' variance of weights that vary. The percentile bootstrap with importance
 #' weights covered 96.2%, 97.0% and 95.6% at n = 1000 (500 data sets).
 #'
+#' Weights at every scale (`1e-320` to `1e308`): estimates and analytic
+#' intervals are computed on the weights times a power of 2 and the
+#' standard errors scaled back. The metrics that count cases (E-AURC with
+#' the exact optimum, NAURC, PRR, the `"alpha_prime"` estimator, ECE and
+#' MCE with adaptive bins, the debiased ECE, the relplot smooth ECE; see
+#' [naurc()]) are `NA` with a warning of class `aurc_warning_weights_scale`
+#' when the weights total less than one case. A bootstrap of frequency
+#' weights that stand for less than one row has no row to draw: its
+#' intervals are `NA` with a warning of class `aurc_warning_no_interval`;
+#' beyond `2^80` rows it is an error naming `case_weights`.
+#'
 #' @section Metrics and their inputs:
 #' `metrics` takes any of `"aurc"`, `"augrc"`, `"failure_auroc"`,
 #' `"failure_aupr"`, `"eaurc"`, `"eaugrc"`, `"naurc"`, `"risk_at_coverage"`,
@@ -537,22 +548,111 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
     est <- rep(NA_real_, length(spec$metrics))
     return(ci_table(spec, est, est, est, est))
   }
+  # metrics that count cases on weights totalling less than one case
+  # (R/weights-scale.R): NA with a classed warning, the others as usual
+  few <- !is.null(input$case_weights) &&
+    scale_group_weights(input$case_weights, count = TRUE)$too_few
+  masked <- ci_count_metrics(spec) & few
+  if (!any(masked)) return(ci_compute_input(spec, input, indices, call))
+  warn_ci_scale(spec$metrics[masked], call)
+  est <- rep(NA_real_, length(spec$metrics))
+  out <- ci_table(spec, est, est, est, est)
+  if (all(masked)) return(out)
+  sub <- spec
+  sub$metrics <- spec$metrics[!masked]
+  sub$labels <- spec$labels[!masked]
+  part <- ci_compute_input(sub, input, indices, call)
+  out[!masked, ] <- part
+  reps <- attr(part, "replicates")
+  if (!is.null(reps)) {
+    full <- matrix(NA_real_, nrow(reps), length(spec$metrics),
+      dimnames = list(NULL, spec$metrics)
+    )
+    full[, !masked] <- reps
+    attr(out, "replicates") <- full
+  }
+  out
+}
+
+# The metrics of an interval spec that count the cases the weights stand
+# for (R/weights-scale.R): the exact optimum (E-AURC, NAURC, PRR), the
+# debiased ECE, ECE and MCE with adaptive bins, the relplot smooth ECE.
+ci_count_metrics <- function(spec) {
+  m <- spec$metrics
+  count_metrics(m, spec$optimum %||% "exact", spec$estimator %||% "alpha") |
+    m == "debiased_l2_ce" |
+    (m %in% c("ece", "mce") & identical(spec$binning, "adaptive")) |
+    (m == "smooth_ece" & identical(spec$smooth_method, "relplot"))
+}
+
+warn_ci_scale <- function(metrics, call) {
+  names <- c(
+    aurc = "AURC", auarc = "AUARC", eaurc = "E-AURC", naurc = "NAURC",
+    prr = "PRR",
+    debiased_l2_ce = "the debiased ECE", ece = "ECE with adaptive bins",
+    mce = "MCE with adaptive bins", smooth_ece = "the relplot smooth ECE"
+  )
+  warn_weights_scale(unname(names[metrics]),
+    paste(
+      "The exact optimum places the copies of each case one by one; the",
+      "{.val alpha_prime} weights, the adaptive bins, the debiasing and",
+      "the relplot density count cases."
+    ),
+    paste(
+      "a metric free of the weights' scale ({.val aurc}, {.val augrc},",
+      "ECE with equal-width bins)"
+    ),
+    call = call
+  )
+}
+
+# ci_compute() on validated input.
+ci_compute_input <- function(spec, input, indices, call) {
+  # losses near the largest double (R/weights-scale.R): the intervals of
+  # the losses times 2^-e, scaled back (estimates, bounds and standard
+  # errors of a metric homogeneous in the loss all scale with it)
+  e <- loss_scale_exponent(input$loss)
+  if (e != 0) {
+    input$loss <- times_pow2(input$loss, -e)
+    if (!is.null(spec$risk)) spec$risk <- times_pow2(spec$risk, -e)
+    out <- ci_compute_input(spec, input, indices, call)
+    cols <- c(".estimate", ".lower", ".upper", ".std_error")
+    values <- unscale_loss_values(as.numeric(as.matrix(out[cols])),
+      rep(spec$metrics, times = length(cols)), e, call
+    )
+    out[cols] <- as.data.frame(matrix(values, ncol = length(cols)))
+    reps <- attr(out, "replicates")
+    if (!is.null(reps)) {
+      one <- loss_degree_one(spec$metrics)
+      reps[, one] <- times_pow2(reps[, one], e)
+      attr(out, "replicates") <- reps
+    }
+    return(out)
+  }
+  count <- any(ci_count_metrics(spec))
+  # data-driven bins from the weights as counts where the bins count
+  # cases (the bins of ece())
   spec$edges <- ci_bin_edges(spec, input$score, input$loss,
-    input$case_weights, call
+    if (count && !is.null(input$case_weights)) {
+      scale_group_weights(input$case_weights, count = TRUE)$w
+    } else {
+      input$case_weights
+    },
+    call
   )
   if (spec$ci_method == "bootstrap") {
     return(ci_bootstrap_rows(spec, input, indices, call))
   }
-  # weights at any scale: computed on weights brought into [2^-64, 2^64]
-  # by a power of 2 (exact), the standard errors then scaled back (they
-  # depend on the total weight, the number of cases weights stand for)
+  # weights at any scale (R/weights-scale.R): computed on weights brought
+  # into range by a power of 2 (exact; for metrics that count cases, a
+  # total above 2^53 brought into [2^52, 2^53)), the standard errors then
+  # scaled back (they depend on the total weight, the number of cases
+  # weights stand for)
   scale <- 1
-  if (!is.null(input$case_weights) &&
-    weights_scale_free(spec$metrics, spec$optimum %||% "exact") &&
-    !"debiased_l2_ce" %in% spec$metrics) {
-    w0 <- input$case_weights
-    input$case_weights <- rescale_weights(w0)
-    scale <- w0[which.max(w0)] / input$case_weights[which.max(w0)]
+  if (!is.null(input$case_weights)) {
+    sc <- scale_group_weights(input$case_weights, count = count)
+    input$case_weights <- sc$w
+    scale <- times_pow2(1, -sc$exponent)
   }
   res <- metric_influence_many(
     input$score, input$loss, input$case_weights, spec$metrics,
@@ -728,6 +828,14 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
   input
 }
 
+# Whether the bootstrap of `input` draws the rows frequency weights stand
+# for, and they total less than one.
+ci_no_rows <- function(input) {
+  w <- input$case_weights
+  !is.null(w) && is.null(input$cluster) && !isTRUE(input$importance) &&
+    sum(w) < 1
+}
+
 ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
                               losses = NULL) {
   if (isTRUE(input$importance) && is.null(input$cluster)) {
@@ -787,6 +895,33 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
     threads = spec$threads, type = spec$type, conf_level = spec$conf_level,
     influence = influence, call = call, truth = input$truth
   )
+  if (ci_no_rows(input)) {
+    # frequency weights standing for less than one row: a replicate has
+    # no row to draw (ci_bootstrap() draws one so as to run at all)
+    na <- function(x) {
+      x[] <- NA_real_
+      x
+    }
+    res$lower <- na(res$lower)
+    res$upper <- na(res$upper)
+    res$std_error <- na(res$std_error)
+    if (!is.null(res$diff)) {
+      res$diff[c("lower", "upper", "std_error", "p_value")] <- NA_real_
+    }
+    warn_aurc(
+      c(
+        paste(
+          "{.arg case_weights} stand for less than one row; the bootstrap",
+          "has no row to draw, and the interval is {.val {NA}}."
+        ),
+        i = paste(
+          "Case weights are frequency weights (a weight of 2 is two",
+          "identical rows)."
+        )
+      ),
+      class = "aurc_warning_no_interval", call = call
+    )
+  }
   if (length(scores) > 1) return(res)
   est <- ci_undefined(spec$metrics, as.numeric(res$estimate[1, ]), call)
   out <- ci_table(

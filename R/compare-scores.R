@@ -318,6 +318,29 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     v <- lapply(v, function(x) if (is.null(x) || is.list(x)) x else x[keep])
   }
   loss_of <- function(j) losses[[min(j, length(losses))]]
+  # losses near the largest double (R/weights-scale.R): the comparison of
+  # the losses times 2^-e, scaled back (p-values do not change)
+  e <- loss_scale_exponent(unlist(losses, use.names = FALSE))
+  if (e != 0) {
+    v$losses <- lapply(losses, times_pow2, -e)
+    if (!is.null(spec$risk)) spec$risk <- times_pow2(spec$risk, -e)
+    out <- compare_group(spec, scores, cols, v, indices, na_rm, p_adjust,
+      call
+    )
+    back <- function(df, columns) {
+      x <- unscale_loss_values(as.numeric(as.matrix(df[columns])),
+        rep(spec$metrics, length(columns) * nrow(df)), e, call
+      )
+      df[columns] <- as.data.frame(matrix(x, ncol = length(columns)))
+      df
+    }
+    out$tests <- back(out$tests, c(
+      "estimate_a", "estimate_b", "difference", "lower", "upper", "std_error"
+    ))
+    out$estimates <- back(out$estimates, c("estimate", "lower", "upper",
+      "std_error"))
+    return(out)
+  }
   # a loss shared by every score is checked once (its 0/1 check is an O(n)
   # pass of R)
   spec_checked <- spec
@@ -334,6 +357,14 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   }
   input <- inputs[[1]]
   w <- input$case_weights
+  # a metric that counts cases on weights totalling less than one case
+  # (R/weights-scale.R): NA with a classed warning
+  count <- any(ci_count_metrics(spec))
+  if (count && !is.null(w) &&
+    scale_group_weights(w, count = TRUE)$too_few) {
+    warn_ci_scale(spec$metrics, call)
+    return(na_result(NA_real_, NA_real_))
+  }
   # (importance weights: the cases observed; frequency weights: the cases
   # they stand for)
   n_cases <- if (is.null(w)) {
@@ -353,6 +384,16 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     NA_real_
   }
   s_list <- lapply(inputs, `[[`, "score")
+  # weights at any scale, as in selective_ci(): computed on weights
+  # scaled by a power of 2 (as counts for the metrics that count cases),
+  # the standard errors scaled back; the bootstrap draws the rows the
+  # weights given stand for
+  scale <- 1
+  if (!is.null(w)) {
+    sc <- scale_group_weights(w, count = count)
+    w <- sc$w
+    scale <- times_pow2(1, -sc$exponent)
+  }
   # the data-driven bins (adaptive, equal-mass) of each score
   edges <- lapply(seq_len(n_scores), function(j) {
     ci_bin_edges(spec, s_list[[j]], l_in[[j]], w, call)
@@ -410,6 +451,9 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
         importance = TRUE
       ))
     }
+    if (scale != 1) {
+      return(influence_std_error(x, w, strata, input$cluster, scale = scale))
+    }
     if (is.null(strata) && is.null(input$cluster)) {
       ww <- if (is.null(w)) 1 else w
       return(sqrt(sum(ww * x^2) * n_cases / (n_cases - 1)) / n_cases)
@@ -434,6 +478,19 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
       strata_of(if (same_labels) a else NULL)
     )
   }, numeric(1))
+  if (any(is.na(c(se, se_d)))) {
+    # (e.g. weights standing for fewer than two cases)
+    warn_aurc(
+      c(
+        paste(
+          "No analytic standard error here; the intervals and tests are",
+          "{.val {NA}}."
+        ),
+        i = "There are fewer than two cases (or clusters) to estimate it from."
+      ),
+      class = "aurc_warning_no_interval", call = call
+    )
+  }
   stat <- diff / se_d
   # identical inputs: no difference, p = 1 (as pROC::roc.test)
   same <- compare_identical(s_list, l_in, pairs) | (diff == 0 & se_d == 0)

@@ -118,8 +118,14 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
     list(score = score, loss = loss, case_weights = case_weights), rows,
     na_rm = TRUE
   )
-  loss <- g$cols$loss
-  case_weights <- g$cols$case_weights
+  # weights and losses at any scale (R/weights-scale.R): weights scaled by
+  # a power of 2 per group, losses near the largest double by one power of
+  # 2; counts and risks are scaled back below
+  sc <- scale_group_weights(g$cols$case_weights, g$sizes)
+  case_weights <- sc$w
+  e <- loss_scale_exponent(g$cols$loss)
+  loss <- if (e != 0) times_pow2(g$cols$loss, -e) else g$cols$loss
+  risk_back <- function(x) if (e != 0) times_pow2(x, e) else x
   n_groups <- length(g$sizes)
   offsets <- c(0, cumsum(as.double(g$sizes)))
   res <- rc_curve_grouped_impl(
@@ -140,22 +146,26 @@ rc_curve_groups <- function(score, loss, case_weights, rows, na_rm, call) {
   curve_group <- rep.int(seq_len(n_groups), res$size)
   total <- res$n[curve_group]
   curve <- tibble::tibble(
-    threshold = res$threshold, n_accepted = res$n_accepted,
+    threshold = res$threshold,
+    # the counts of the weights as given
+    n_accepted = times_pow2(res$n_accepted, -sc$exponent[curve_group]),
     coverage = res$n_accepted / total,
-    selective_risk = res$loss_accepted / res$n_accepted,
-    generalized_risk = res$loss_accepted / total
+    selective_risk = risk_back(res$loss_accepted / res$n_accepted),
+    generalized_risk = risk_back(res$loss_accepted / total)
   )
   last <- cumsum(res$size)
   oracle <- oracle_curves(loss, case_weights, g$gid, res$n)
+  oracle$curve$selective_risk <- risk_back(oracle$curve$selective_risk)
+  oracle$curve$generalized_risk <- risk_back(oracle$curve$generalized_risk)
   # the areas under both curves of every group, for the legend of the plot
-  areas <- metrics_grouped_impl(
+  areas <- risk_back(metrics_grouped_impl(
     g$cols$score, loss, case_weights, offsets, c("aurc", "augrc"),
     "alpha", "trapezoid", "exact", 0.5, 0.5, sort_threads(call)
-  )$values
+  )$values)
   list(
     curve = curve, oracle = oracle$curve,
     random = tibble::tibble(
-      mean_loss = res$loss_accepted[last] / res$n,
+      mean_loss = risk_back(res$loss_accepted[last] / res$n),
       aurc = areas[, 1], augrc = areas[, 2]
     ),
     group = list(

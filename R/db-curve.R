@@ -55,9 +55,13 @@ rc_curve_remote <- function(data, columns, na_rm, call) {
     res <- rc_curve_impl(st$score[rows], st$loss_sum[rows] / n, n)
     # the areas for the plot's legend: exact from the tie groups (a tie
     # group enters every metric through its count and loss sum only)
-    areas <- metrics_impl(st$score[rows], st$loss_sum[rows] / n, n,
+    # weights and losses at any scale (R/weights-scale.R)
+    loss <- st$loss_sum[rows] / n
+    e <- loss_scale_exponent(loss)
+    areas <- times_pow2(metrics_impl(st$score[rows], times_pow2(loss, -e),
+      scale_group_weights(n)$w,
       c("aurc", "augrc"), "alpha", "trapezoid", "exact", 0.5, 0.5
-    )$values
+    )$values, e)
     lr <- rows_of_group(losses, keys, i, gv)
     part <- list(
       curve = tibble::tibble(
@@ -124,8 +128,11 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
     ))
   }
   cols <- db_metric_columns(data, columns, call)
-  sql <- db_calibration_bins(cols, settings)
-  bins <- db_collect(cols$con, sql, "the bins", call)
+  bins <- db_weighted_query(cols, function(cols) {
+    db_collect(cols$con, db_calibration_bins(cols, settings), "the bins",
+      call
+    )
+  }, call)$res
   gv <- cols$groups
   checks <- db_group_checks(bins, gv)
   db_check_values(checks, cols, TRUE, call, range = TRUE)
@@ -285,6 +292,7 @@ calibration_pulled <- function(st, settings, na_rm, metric, call,
     ), class = "aurc_message_pull")
   }
   no_data <- FALSE
+  few <- FALSE
   value <- vapply(seq_len(nrow(keys)), function(i) {
     if (!na_rm &&
       sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
@@ -298,14 +306,24 @@ calibration_pulled <- function(st, settings, na_rm, metric, call,
       return(NA_real_)
     }
     frac <- st$loss_sum[rows][keep] / n[keep]
+    # weights at any scale; adaptive bins count cases (R/weights-scale.R),
+    # as in memory
+    sc <- scale_group_weights(n[keep],
+      count = calibration_counts_cases(settings)
+    )
+    if (sc$too_few) {
+      few <<- TRUE
+      return(NA_real_)
+    }
     input <- list(
       confidence = st$score[rows][keep],
       correct = if (from_failure) 1 - frac else frac,
-      case_weights = n[keep]
+      case_weights = sc$w, weight_exponent = sc$exponent
     )
     attr(calibration_table(input, settings, call), metric)
   }, numeric(1))
   if (no_data) warn_no_data(call = call)
+  if (few) warn_calibration_scale(settings, metric, call = call)
   values <- stats::setNames(
     tibble::tibble(value, .coverage = NA_real_), c(metric, ".coverage")
   )

@@ -53,10 +53,26 @@ metric_db <- function(data, metrics, columns, options = list(),
     options$estimator == "alpha_prime") {
     check_db_log(cols$con, call)
   }
-  sql <- db_metric_query(cols, metrics, options)
-  res <- db_collect(cols$con, sql, "the metrics", call,
-    one_row = length(cols$groups) == 0
-  )
+  done <- db_weighted_query(cols, function(cols) {
+    db_collect(cols$con,
+      db_metric_query(cols, metrics, db_loss_options(options, cols)),
+      "the metrics", call,
+      one_row = length(cols$groups) == 0
+    )
+  }, call)
+  res <- done$res
+  cols <- done$cols
+  if (isTRUE(cols$scaled) && identical(options$estimator, "alpha_prime") &&
+    any(metrics %in% c("aurc", "eaurc", "naurc", "auarc", "prr"))) {
+    # the "alpha_prime" weights count cases, and the engine divided the
+    # weights: the counts they stand for, from the score table
+    st <- score_table_db(data, columns, call,
+      binary = db_needs_binary(metrics, options)
+    )
+    return(score_table_metrics(st, metrics, columns, options, call,
+      warn_columns = FALSE
+    ))
+  }
   # one row per group of the table, also one whose rows are all incomplete
   res <- db_sort_groups(res, cols$groups)
   db_check_values(res, cols, binary, call)
@@ -65,7 +81,27 @@ metric_db <- function(data, metrics, columns, options = list(),
     any(c("naurc", "prr") %in% metrics)) {
     optimum <- db_loss_table(cols, call)
   }
-  db_metric_values(res, metrics, options, cols$groups, optimum, call)
+  values <- db_metric_values(res, metrics, db_loss_options(options, cols),
+    cols$groups, optimum, call
+  )
+  # losses scaled in the engine (db_weighted_query()): the values back
+  e <- cols$loss_exponent %||% 0
+  if (e != 0) {
+    values[metrics] <- as.data.frame(unscale_loss_values(
+      as.matrix(values[metrics]), metrics, e, call
+    ))
+  }
+  values
+}
+
+# The options of the engine's query when it scaled the losses by 2^-e:
+# the risk of coverage at risk is a loss and scales with them.
+db_loss_options <- function(options, cols) {
+  e <- cols$loss_exponent %||% 0
+  if (e != 0 && !is.null(options$risk)) {
+    options$risk <- times_pow2(options$risk, -e)
+  }
+  options
 }
 
 # The metrics with an aggregate of their own in the SQL of
@@ -334,13 +370,17 @@ db_loss_table <- function(cols, call) {
 db_pull_limit <- 1e5
 
 # AURC* of each group from its per-loss table (loss, n): the in-memory
-# oracle, through the C++ engine with the counts as case weights.
-oracle_from_losses <- function(loss, n, estimator) {
+# oracle, through the C++ engine with the counts as case weights. The
+# counts are n * 2^shift cases (db_weight_scale()) and follow the count
+# rule of R/weights-scale.R: NA with attribute `too_few` below one case.
+oracle_from_losses <- function(loss, n, estimator, shift = 0) {
   keep <- n > 0
   loss <- as.double(loss[keep])
   n <- as.double(n[keep])
   if (length(loss) == 0) return(NA_real_)
-  v <- metrics_impl(-loss, loss, n, c("aurc", "eaurc"), estimator,
+  sc <- scale_group_weights(n, count = TRUE, shift = shift)
+  if (sc$too_few) return(structure(NA_real_, too_few = TRUE))
+  v <- metrics_impl(-loss, loss, sc$w, c("aurc", "eaurc"), estimator,
     "trapezoid", "exact", 0.5, 0.5
   )$values
   v[[1]] - v[[2]]
@@ -377,10 +417,18 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
     }
     rows
   }
+  # the counts the engine's weights stand for (db_relative_weights());
+  # below one case the metrics that count cases are NA (R/weights-scale.R)
+  scale <- db_weight_scale(res[[".maxw"]] %||% rep(0, nrow(res)))
+  few <- N > 0 & log2(N * scale$mult) + scale$shift < log2(1 - 1e-9)
   oracle_value <- function() {
     vapply(seq_len(nrow(res)), function(i) {
       rows <- group_rows(i)
-      oracle_from_losses(optimum$loss[rows], optimum$n[rows], est)
+      v <- oracle_from_losses(optimum$loss[rows],
+        as.double(optimum$n[rows]) * scale$mult[i], est, scale$shift[i]
+      )
+      if (isTRUE(attr(v, "too_few"))) few[i] <<- TRUE
+      as.numeric(v)
     }, numeric(1))
   }
   # a constant loss leaves NAURC and PRR undefined; tested on the distinct
@@ -428,7 +476,14 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       coverage_at_risk = num(res$.car)
     )
     v[na | empty] <- NA_real_
-    undefined <- is.nan(v) | (!na & !empty & is.na(v))
+    if (count_metrics(m, options$optimum, est)) {
+      # weights totalling less than one case (warned once below)
+      v[few] <- NA_real_
+      na_few <- few & !na & !empty
+    } else {
+      na_few <- FALSE
+    }
+    undefined <- (is.nan(v) | (!na & !empty & is.na(v))) & !na_few
     if (m %in% c("failure_auroc", "failure_aupr")) {
       undefined <- undefined | (!na & !empty & (!(L > 0) | !(N - L > 0)))
     }
@@ -437,6 +492,10 @@ db_metric_values <- function(res, metrics, options, groups, optimum, call) {
       v[undefined] <- NA_real_
     }
     out[[m]] <- v
+  }
+  counted <- count_metrics(metrics, options$optimum, est)
+  if (any(few & !na & !empty) && any(counted)) {
+    warn_oracle_scale(metrics[counted], est, call = call)
   }
   achieved <- if (".achieved" %in% names(res)) {
     num(res[[".achieved"]])

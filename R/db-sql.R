@@ -245,10 +245,11 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
     error = untranslatable
   )
   sql <- tryCatch(dbplyr::sql_render(out, con = con), error = untranslatable)
+  weighted <- !is.null(exprs$.aurc_w)
   if (!probe) {
     return(list(
       tbl = out, sql = sql, con = con, groups = groups, args = args,
-      weighted = !is.null(exprs$.aurc_w), logical_loss = FALSE
+      weighted = weighted, logical_loss = FALSE, scaled = FALSE
     ))
   }
   probe <- db_probe_columns(out, sql, con, call)
@@ -266,7 +267,106 @@ db_metric_columns <- function(tbl, columns, call, probe = TRUE) {
   }
   list(
     tbl = out, sql = sql, con = con, groups = groups, args = args,
-    weighted = !is.null(exprs$.aurc_w), logical_loss = logical_loss
+    weighted = weighted, logical_loss = logical_loss, scaled = FALSE
+  )
+}
+
+# Case weights and losses at any scale in the engine (R/weights-scale.R):
+# sums of weights near 1e154 times counts overflow (to Inf in SQLite, to an
+# error in PostgreSQL), products near 1e-160 underflow, and sums of losses
+# near 1e308 overflow. db_weighted_query() runs a query on the values as
+# given; where the largest weight of a group (the checks' `.maxw`) lies
+# outside [2^-64, 2^64] or the largest loss (`.maxl`) exceeds huge_loss,
+# or the query failed and a MAX() says so, it runs it again on the
+# prepared columns of db_scaled_columns(): the engine divides the weights
+# of such groups by their largest (a window MAX per group), and every loss
+# is multiplied by the power of 2 of R/weights-scale.R (`loss_exponent`,
+# whose values R scales back). The window costs 1.7 times the query on
+# SQLite, so it is paid only then; values within range are used exactly
+# as they are. `.aurc_w0` keeps the weight as given for the input checks;
+# the largest weight of each group says by how much the weights were
+# divided, so R recovers the counts they stand for where they matter
+# (score tables, the exact optimum, adaptive bins: db_weight_scale()).
+# Returns list(res, cols): the result of `run(cols)` and the prepared
+# columns it ran on (for the queries that follow on the same columns).
+db_weighted_query <- function(cols, run, call) {
+  if (isTRUE(cols$scaled) || !is.null(cols$loss_exponent)) {
+    return(list(res = run(cols), cols = cols))
+  }
+  res <- tryCatch(run(cols), aurc_error_database_query = function(e) e)
+  m <- res
+  if (inherits(res, "error")) {
+    # the query's own error when the engine cannot even take the maxima
+    # (a failing expression of the user's columns)
+    m <- tryCatch(db_max_values(cols, call),
+      aurc_error_database = function(e) rlang::cnd_signal(res)
+    )
+  }
+  far <- cols$weighted && db_weights_far(m$.maxw)
+  e <- loss_scale_exponent(suppressWarnings(as.double(m$.maxl)))
+  if (!far && e == 0) {
+    if (inherits(res, "error")) rlang::cnd_signal(res)
+    return(list(res = res, cols = cols))
+  }
+  if (far) cols <- db_scaled_columns(cols)
+  cols$loss_exponent <- e
+  list(res = run(cols), cols = cols)
+}
+
+# Whether the largest weight of some group lies outside [2^-64, 2^64].
+db_weights_far <- function(maxw) {
+  maxw <- suppressWarnings(as.double(maxw))
+  any(maxw > 0 & (maxw > 2^64 | maxw < 2^-64), na.rm = TRUE)
+}
+
+# The largest weight (`.maxw`) and loss (`.maxl`) of each group (one
+# aggregate).
+db_max_values <- function(cols, call) {
+  con <- cols$con
+  v <- db_value_sql(cols)
+  exprs <- c(.maxl = paste0("MAX(", v$lv, ")"))
+  if (cols$weighted) {
+    exprs[[".maxw"]] <- paste0("MAX(", v$w, ")")
+  }
+  db_collect(con, db_select_sql(con, db_ident(con, cols$groups), exprs,
+    cols$sql, "q01"
+  ), "the largest values", call)
+}
+
+db_scaled_columns <- function(cols) {
+  cols$sql <- db_relative_weights(cols$con, cols$sql, cols$groups)
+  cols$scaled <- TRUE
+  cols
+}
+
+db_relative_weights <- function(con, sql, groups) {
+  id <- function(x) db_ident(con, x)
+  w <- db_cast(con, id(".aurc_w"))
+  over <- if (length(groups)) {
+    paste0("OVER (PARTITION BY ", paste(id(groups), collapse = ", "), ")")
+  } else {
+    "OVER ()"
+  }
+  keys <- c(id(groups), id(".aurc_s"), id(".aurc_l"))
+  inner <- paste0(
+    "SELECT ", paste(c(keys, paste0(id(".aurc_w"), " AS ", id(".aurc_w0")),
+      paste0("MAX(", w, ") ", over, " AS ", id(".aurc_wmax"))
+    ), collapse = ", "),
+    "\nFROM (\n", sql, "\n) ", id("q00w")
+  )
+  w0 <- db_cast(con, id(".aurc_w0"))
+  mx <- id(".aurc_wmax")
+  far <- paste0(
+    mx, " > ", sprintf("%.17e", 2^64), " OR (", mx, " > 0.0 AND ", mx,
+    " < ", sprintf("%.17e", 2^-64), ")"
+  )
+  fields <- c(keys, id(".aurc_w0"), paste0(
+    "CASE WHEN ", far, " THEN ", w0, " / ", mx, " ELSE ", w0, " END AS ",
+    id(".aurc_w")
+  ))
+  paste0(
+    "SELECT ", paste(fields, collapse = ", "), "\nFROM (\n", inner,
+    "\n) ", id("q00x")
   )
 }
 
@@ -337,10 +437,21 @@ db_value_sql <- function(cols) {
     s = db_ident(con, ".aurc_s"), l = l,
     lv = if (cols$logical_loss) {
       paste0("CASE WHEN ", l, " THEN 1.0 WHEN NOT ", l, " THEN 0.0 END")
+    } else if (!is.null(cols$loss_exponent) && cols$loss_exponent != 0) {
+      # losses near the largest double times 2^-e (db_weighted_query())
+      paste0(db_cast(con, l), " * ", sprintf("%.17e", 2^-cols$loss_exponent))
     } else {
       db_cast(con, l)
     },
-    w = if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else NULL
+    w = if (cols$weighted) db_cast(con, db_ident(con, ".aurc_w")) else NULL,
+    # the weight as given, for the checks (db_weighted_query())
+    w0 = if (cols$weighted) {
+      db_cast(con, db_ident(con, if (isTRUE(cols$scaled)) {
+        ".aurc_w0"
+      } else {
+        ".aurc_w"
+      }))
+    }
   )
 }
 
@@ -405,15 +516,17 @@ db_score_sql <- function(cols, binary = FALSE) {
     )
   }
   if (!is.null(v$w)) {
-    exprs[[".minw"]] <- paste0("MIN(", v$w, ")")
-    exprs[[".maxw"]] <- paste0("MAX(", v$w, ")")
-    exprs[[".nullw"]] <- paste0("COUNT(*) - COUNT(", v$w, ")")
+    exprs[[".minw"]] <- paste0("MIN(", v$w0, ")")
+    exprs[[".maxw"]] <- paste0("MAX(", v$w0, ")")
+    exprs[[".nullw"]] <- paste0("COUNT(*) - COUNT(", v$w0, ")")
   }
   if (db_is_sqlite(con)) {
     # SQLite stores any value in any column: a text or blob where a number
     # belongs is the in-memory type error (it would rank above every number)
     raw <- c(.txt_s = v$s, .txt_l = v$l)
-    if (!is.null(v$w)) raw[[".txt_w"]] <- id(".aurc_w")
+    if (!is.null(v$w)) {
+      raw[[".txt_w"]] <- id(if (isTRUE(cols$scaled)) ".aurc_w0" else ".aurc_w")
+    }
     exprs <- c(exprs, vapply(raw, function(x) {
       paste0(
         "SUM(CASE WHEN typeof(", x, ") IN ('text', 'blob') THEN 1 ELSE 0 END)"

@@ -18,7 +18,13 @@
 #'   `H_n - H_{n - r_i}`). The weights average exactly 1, ties or not. On a
 #'   full test set this is what the paper calls the population AURC.
 #' * `"alpha_prime"`: `w_i = -log(1 - r_i / (n + 1))` (Eq. 18), the
-#'   asymptotic form; never above `"alpha"` when there are no ties.
+#'   asymptotic form; never above `"alpha"` when there are no ties. Its
+#'   `+ 1` counts a case, so with case weights it depends on their scale
+#'   (as repeating rows changes it): weights that total less than one case
+#'   give `NA` with a warning of class `aurc_warning_weights_scale`, and
+#'   totals above `2^53` are brought into `[2^52, 2^53)` by a power of 2.
+#'   Every other estimator is free of the weights' scale, from `1e-320` to
+#'   `1e308`.
 #' * `"sele"`: `w_i = r_i / n`, the selective classifier loss of Franc et al.
 #'   (Eqs. 32-33), `(1/n^2) sum_i sum_j loss_i 1(s_i >= s_j)`. It equals the
 #'   step-rule area under the generalized risk-coverage curve.
@@ -171,6 +177,18 @@ aurc_weights <- function(score, estimator = "alpha", case_weights = NULL) {
   if (!any(keep) || (length(cw) && !(sum(cw) > 0))) {
     warn_no_data()
     return(out)
+  }
+  # weights at any scale (R/weights-scale.R): the "alpha_prime" weights of
+  # less than one case are NA; beyond 2^53 cases they are those of the
+  # counts given (log(n + 1) stays finite), the others are ratios
+  if (length(cw)) {
+    counted <- estimator == "alpha_prime"
+    sc <- scale_group_weights(cw, count = counted)
+    if (sc$too_few && counted) {
+      warn_oracle_scale("aurc", estimator)
+      return(out)
+    }
+    if (!counted) cw <- sc$w
   }
   out[keep] <- aurc_weights_impl(as.double(score[keep]), cw, estimator)
   out

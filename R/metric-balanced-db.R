@@ -48,10 +48,12 @@ balanced_remote <- function(metric, data, score, failure, truth,
     if (nrow(s) == 0) return(NA_real_)
     cls <- match(s$.aurc_t, unique(s$.aurc_t))
     loss <- s$loss_sum / s$n
+    # counts at any scale (R/weights-scale.R)
+    n <- scale_group_weights(s$n)$w
     if (metric == "augrc_ba") {
-      augrc_ba_value(s$score, loss, cls, s$n)
+      augrc_ba_value(s$score, loss, cls, n)
     } else {
-      aurc_ba_value(s$score, loss, cls, s$n)
+      aurc_ba_value(s$score, loss, cls, n)
     }
   }, numeric(1))
   metric_tibble(keys, metric, "balanced", matrix(values, ncol = 1))

@@ -29,6 +29,19 @@
 #'   what the public code of Traub et al. uses. It is not a finite-sample
 #'   minimum, so it can give a negative E-AURC (see the examples).
 #'
+#' @section Case weights at every scale:
+#' The exact optimum counts cases, so E-AURC with it, NAURC (and PRR,
+#' [prr()]) change when all weights are multiplied by one number, as
+#' repeating every row changes them; they converge as the count grows
+#' (the difference falls as `1 / total weight`: `1e-6` relative at a
+#' million cases, `1e-9` at a billion). Weights that total less than one
+#' case give `NA` with a warning of class `aurc_warning_weights_scale` (there
+#' is no whole copy to order); totals above `2^53`, where doubles no longer
+#' count whole copies, are brought into `[2^52, 2^53)` by a power of 2, so
+#' the value is that of `2^52` to `2^53` cases. `optimum = "asymptotic"` and
+#' [aurc()] with the `"alpha"` estimator do not depend on the weights'
+#' scale at all.
+#'
 #' @inheritParams aurc
 #' @param optimum `"exact"` (default) or `"asymptotic"` (see The optimum).
 #'   With `"asymptotic"` the loss must be 0/1.

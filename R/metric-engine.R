@@ -12,7 +12,7 @@ compute_metrics <- function(score, loss, metrics, na_rm, case_weights, call,
   input <- prepare_metric_input(
     score, loss, case_weights, na_rm,
     loss_arg = loss_arg, binary = binary, call = call,
-    rescale = weights_scale_free(metrics, optimum)
+    rescale = weights_scale_free(metrics, optimum, estimator)
   )
   if (is.null(input)) {
     out <- rep(NA_real_, length(metrics))

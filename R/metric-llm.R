@@ -41,7 +41,11 @@
 #' permutations. Here the rejection range is exactly `max_rejection` (so
 #' the two agree when `max_rejection * n` is whole and scores are distinct),
 #' ties are accepted together, and the random reference is its exact
-#' expectation. With case weights, coverage is measured in weight.
+#' expectation. With case weights, coverage is measured in weight. The
+#' oracle order counts cases, so PRR depends on the scale of the weights as
+#' NAURC does (see [naurc()], section "Case weights at every scale": `NA`
+#' with a classed warning below one case, the value of `2^52` to `2^53`
+#' cases beyond `2^53`).
 #'
 #' Intervals ([selective_ci()]), paired comparisons ([compare_scores()])
 #' and rankings ([bootstrap_ranking()]) take `metrics = "prr"` or

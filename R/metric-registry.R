@@ -318,7 +318,8 @@ metric_needs_failure <- function(name, opts) {
 # Sec. 10 applies per group. Returns `values` (groups x metrics) and
 # `coverage` (the coverage risk_at_coverage achieved, per group). Warnings
 # (no data, one class, NAURC undefined) are raised per group, as the `_vec`
-# form raises them.
+# form raises them; that of weights totalling less than one case for a
+# count-dependent metric (R/weights-scale.R) once per call.
 metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
                              na_rm, loss_arg = "loss",
                              call = rlang::caller_env(), suspicious = TRUE) {
@@ -327,7 +328,8 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   threads <- sort_threads(call)
   quality <- identical(loss_arg, "quality")
   if (quality) loss <- quality_as_loss(loss, call)
-  check_metric_columns(score, loss, case_weights, na_rm, loss_arg, binary,
+  huge <- check_metric_columns(score, loss, case_weights, na_rm, loss_arg,
+    binary,
     call = call, threads = threads
   )
   if (suspicious && quality) {
@@ -336,28 +338,45 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     warn_if_suspicious(score, loss, loss_arg, call = call)
   }
 
-  if (is.double(case_weights) && weights_scale_free(metrics, opts$optimum)) {
-    case_weights <- rescale_weights(case_weights)
-  }
   g <- group_columns(
     list(score = score, loss = loss, case_weights = case_weights), rows, na_rm,
     as_double = FALSE, need_gid = FALSE, threads = threads
   )
   na_group <- g$na_group
+  # weights at any scale, per group (R/weights-scale.R): scale-free
+  # metrics get weights brought into range by a power of 2; with a
+  # count-dependent metric (the exact optimum), totals above 2^53 are
+  # brought to [2^52, 2^53) and totals below one case flagged
+  count <- count_metrics(metrics, opts$optimum, opts$estimator)
+  sc <- scale_group_weights(g$cols$case_weights, g$sizes, count = any(count))
+  g$cols$case_weights <- sc$w
+  # losses near the largest double, scaled by a power of 2 (and the risk
+  # of coverage at risk with them); the values scaled back below
+  risk <- if (is.null(opts$risk)) 0.5 else opts$risk
+  e <- if (huge) loss_scale_exponent(g$cols$loss) else 0
+  if (e != 0) {
+    g$cols$loss <- times_pow2(as.double(g$cols$loss), -e)
+    risk <- times_pow2(risk, -e)
+  }
   res <- metrics_grouped_impl(
     g$cols$score, g$cols$loss, g$cols$case_weights,
     c(0, cumsum(as.double(g$sizes))),
     metric_kernels(metrics, opts),
     opts$estimator, opts$method, opts$optimum,
     if (is.null(opts$coverage)) 0.5 else opts$coverage,
-    if (is.null(opts$risk)) 0.5 else opts$risk,
+    risk,
     threads
   )
-  values <- res$values
+  values <- unscale_loss_values(res$values, metrics, e, call)
   values[na_group, ] <- NA_real_
   coverage <- res$achieved_coverage
   coverage[na_group] <- NA_real_
   for (k in which(res$empty & !na_group)) warn_no_data(call = call)
+  few <- sc$too_few & !na_group & !res$empty
+  if (any(few)) {
+    values[few, count] <- NA_real_
+    warn_oracle_scale(metrics[count], opts$estimator, call = call)
+  }
   undefined <- which(is.nan(values), arr.ind = TRUE)
   if (nrow(undefined) > 0) {
     undefined <- undefined[order(undefined[, 1], undefined[, 2]), ,

@@ -119,8 +119,10 @@ score_table <- function(data, score, loss, ..., case_weights = NULL) {
     }))
   }
   gv <- names(groups$keys) %||% character()
+  scores <- keyed("scores")
+  check_loss_sums(scores$loss_sum, call)
   new_score_table(
-    drop_empty_scores(keyed("scores")), keyed("losses"), keyed("missing"), gv
+    drop_empty_scores(scores), keyed("losses"), keyed("missing"), gv
   )
 }
 
@@ -134,9 +136,11 @@ drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 score_table_db <- function(data, columns, call, binary = FALSE,
                            range = FALSE) {
   cols <- db_metric_columns(data, columns, call)
-  res <- db_collect(cols$con, db_score_sql(cols, binary), "the score table",
-    call
-  )
+  done <- db_weighted_query(cols, function(cols) {
+    db_collect(cols$con, db_score_sql(cols, binary), "the score table", call)
+  }, call)
+  res <- done$res
+  cols <- done$cols
   gv <- cols$groups
   checks <- db_group_checks(res, gv)
   db_check_values(checks, cols, binary, call, range = range)
@@ -153,7 +157,51 @@ score_table_db <- function(data, columns, call, binary = FALSE,
   losses$loss <- as.double(losses$loss)
   losses$n <- as.double(losses$n)
   losses <- sum_by_keys(losses, c(gv, "loss"), "n")
+  if (cols$weighted) {
+    # the counts the weights as given stand for (the engine divided the
+    # weights of a group far from 1 by their largest: db_relative_weights())
+    scale <- db_weight_scale(checks$.maxw)
+    back <- function(df, columns) {
+      for (i in seq_len(nrow(checks))) {
+        rows <- rows_of_group(df, checks, i, gv)
+        for (nm in columns) {
+          df[[nm]][rows] <- times_pow2(df[[nm]][rows] * scale$mult[i],
+            scale$shift[i]
+          )
+        }
+      }
+      df
+    }
+    if (any(scale$shift != 0)) {
+      scores <- back(scores, c("n", "loss_sum"))
+      losses <- back(losses, "n")
+    }
+  }
+  e <- cols$loss_exponent %||% 0
+  if (e != 0) {
+    # losses the engine scaled by 2^-e (db_weighted_query()), back
+    scores$loss_sum <- times_pow2(scores$loss_sum, e)
+    losses$loss <- times_pow2(losses$loss, e)
+  }
+  check_loss_sums(scores$loss_sum, call)
   new_score_table(drop_empty_scores(scores), losses, missing, gv)
+}
+
+# A score table holds the weighted loss sum of every score: sums of losses
+# near the largest double do not fit in a double. A classed error says so
+# (the metrics of a table scale with the loss).
+check_loss_sums <- function(loss_sum, call) {
+  if (!any(is.infinite(loss_sum))) return(invisible())
+  abort_aurc(
+    c(
+      "The loss sums of a score table exceed the largest double.",
+      i = paste(
+        "Divide {.arg loss} by a constant: every metric but NAURC and PRR",
+        "scales with it, and those two do not change."
+      )
+    ),
+    class = c("aurc_error_overflow", "aurc_error_value"), call = call
+  )
 }
 
 # The checks of the rows of db_score_sql() (per group and score), per
@@ -388,6 +436,9 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   vals <- matrix(NA_real_, G, length(metrics), dimnames = list(NULL, metrics))
   achieved <- rep(NA_real_, G)
   no_data <- FALSE
+  counted <- count_metrics(metrics, options$optimum, options$estimator)
+  few <- rep(FALSE, G)
+  e <- rep(0, G)
   for (i in seq_len(G)) {
     if (!options$na_rm &&
       sum(missing$n_missing[rows_of_group(missing, keys, i, gv)]) > 0) {
@@ -402,40 +453,57 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
     s <- st$score[rows]
     ls <- st$loss_sum[rows]
     loss <- ifelse(n > 0, ls / n, 0)
+    # losses near the largest double, times 2^-e (values scaled back below)
+    lr <- rows_of_group(losses, keys, i, gv)
+    lv <- losses$loss[lr]
+    e[i] <- loss_scale_exponent(c(loss, lv))
+    if (e[i] != 0) {
+      loss <- times_pow2(loss, -e[i])
+      ls <- times_pow2(ls, -e[i])
+      lv <- times_pow2(lv, -e[i])
+    }
+    risk <- times_pow2(options$risk %||% 0.5, -e[i])
+    # counts at any scale, as the weights of the in-memory forms
+    # (R/weights-scale.R); the per-loss counts by the same power of 2
+    sc <- scale_group_weights(n, count = any(counted))
+    if (sc$too_few && any(counted)) few[i] <- TRUE
+    n <- sc$w
+    ls <- times_pow2(ls, sc$exponent)
+    ln <- times_pow2(losses$n[lr], sc$exponent)
     res <- metrics_impl(s, loss, n, kernels, options$estimator,
-      options$method, options$optimum, options$coverage, options$risk
+      options$method, options$optimum, options$coverage, risk
     )
     v <- stats::setNames(res$values, cpp)
     if ("prr" %in% metrics) {
-      lr <- rows_of_group(losses, keys, i, gv)
       o <- order(s)
-      lo <- order(losses$loss[lr])
-      v[["prr"]] <- prr_groups_impl(n[o], ls[o], losses$n[lr][lo],
-        (losses$loss[lr] * losses$n[lr])[lo], options$max_rejection %||% 1
+      lo <- order(lv)
+      v[["prr"]] <- prr_groups_impl(n[o], ls[o], ln[lo], (lv * ln)[lo],
+        options$max_rejection %||% 1
       )
     }
     if (need_oracle) {
-      lr <- rows_of_group(losses, keys, i, gv)
-      star <- oracle_from_losses(losses$loss[lr], losses$n[lr],
-        options$estimator
-      )
+      star <- oracle_from_losses(lv, ln, options$estimator)
       if (exact_eaurc) v[["eaurc"]] <- v[["aurc"]] - star
       if ("naurc" %in% metrics) {
         denom <- v[["mean_loss"]] - star
         # undefined when every loss is the same (the denominator is then 0
         # only up to rounding: src/core/oracle.h, loss_is_constant())
-        constant <- sum(losses$n[lr] > 0) <= 1
-        v[["naurc"]] <- if (denom > 0 && !constant) {
+        constant <- sum(ln > 0) <= 1
+        v[["naurc"]] <- if (isTRUE(denom > 0) && !constant) {
           (v[["aurc"]] - star) / denom
         } else {
           NaN
         }
       }
     }
-    vals[i, ] <- v[metrics]
+    vals[i, ] <- unscale_loss_values(v[metrics], metrics, e[i], call)
     achieved[i] <- res$achieved_coverage
   }
   if (no_data) warn_no_data(call = call)
+  if (any(few)) {
+    vals[few, counted] <- NA_real_
+    warn_oracle_scale(metrics[counted], options$estimator, call = call)
+  }
   for (m in metrics) {
     bad <- is.nan(vals[, m])
     if (any(bad)) {

@@ -37,13 +37,14 @@ BEGIN_RCPP
 END_RCPP
 }
 // first_invalid_loss_impl
-double first_invalid_loss_impl(SEXP loss, int threads);
-RcppExport SEXP _aurc_first_invalid_loss_impl(SEXP lossSEXP, SEXP threadsSEXP) {
+double first_invalid_loss_impl(SEXP loss, int threads, double huge);
+RcppExport SEXP _aurc_first_invalid_loss_impl(SEXP lossSEXP, SEXP threadsSEXP, SEXP hugeSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(first_invalid_loss_impl(loss, threads));
+    Rcpp::traits::input_parameter< double >::type huge(hugeSEXP);
+    rcpp_result_gen = Rcpp::wrap(first_invalid_loss_impl(loss, threads, huge));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -66,6 +67,17 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(any_na_impl(x, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// weight_summary_impl
+Rcpp::List weight_summary_impl(SEXP w, const Rcpp::NumericVector& offsets);
+RcppExport SEXP _aurc_weight_summary_impl(SEXP wSEXP, SEXP offsetsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type w(wSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type offsets(offsetsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weight_summary_impl(w, offsets));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -643,9 +655,10 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_aurc_aurc_impl", (DL_FUNC) &_aurc_aurc_impl, 4},
     {"_aurc_aurc_weights_impl", (DL_FUNC) &_aurc_aurc_weights_impl, 3},
-    {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 2},
+    {"_aurc_first_invalid_loss_impl", (DL_FUNC) &_aurc_first_invalid_loss_impl, 3},
     {"_aurc_first_invalid_weight_impl", (DL_FUNC) &_aurc_first_invalid_weight_impl, 2},
     {"_aurc_any_na_impl", (DL_FUNC) &_aurc_any_na_impl, 2},
+    {"_aurc_weight_summary_impl", (DL_FUNC) &_aurc_weight_summary_impl, 2},
     {"_aurc_calibration_bins_impl", (DL_FUNC) &_aurc_calibration_bins_impl, 11},
     {"_aurc_equal_width_bin_impl", (DL_FUNC) &_aurc_equal_width_bin_impl, 2},
     {"_aurc_calibration_scan_impl", (DL_FUNC) &_aurc_calibration_scan_impl, 2},

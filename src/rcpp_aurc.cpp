@@ -3,6 +3,7 @@
 #include "glue.h"
 #include "core/aurc.h"
 #include "core/scan.h"
+#include "core/weight_scale.h"
 
 using namespace aurc;
 
@@ -67,14 +68,14 @@ double first_in_column(SEXP x, OnDouble on_double, OnInt on_int) {
 }  // namespace
 
 // 1-based position of the first loss that is present but negative or
-// infinite, 0 if there is none. Long columns are scanned on `threads`
-// threads.
+// infinite, or above `huge`, 0 if there is none. Long columns are scanned
+// on `threads` threads.
 // [[Rcpp::export(rng = false)]]
-double first_invalid_loss_impl(SEXP loss, int threads) {
+double first_invalid_loss_impl(SEXP loss, int threads, double huge) {
   return first_in_column(
       loss,
-      [threads](const double* x, std::size_t n) {
-        return first_invalid_loss(x, n, threads);
+      [threads, huge](const double* x, std::size_t n) {
+        return first_invalid_loss(x, n, threads, huge);
       },
       [threads](const int* x, std::size_t n) {
         return first_invalid_loss(x, n, NA_INTEGER, threads);
@@ -103,4 +104,35 @@ bool any_na_impl(SEXP x, int threads) {
   if (TYPEOF(x) == INTSXP) return any_equal(INTEGER(x), n, NA_INTEGER, threads);
   if (TYPEOF(x) == LGLSXP) return any_equal(LOGICAL(x), n, NA_LOGICAL, threads);
   return false;
+}
+
+// The largest weight and the total weight (as total * 2^shift) of every
+// group of rows offsets[g] .. offsets[g + 1] (0-based), for the rescaling of
+// R/weights-scale.R. Double, integer or logical weights, checked before.
+// Returns list(max, total, shift), one element per group.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List weight_summary_impl(SEXP w, const Rcpp::NumericVector& offsets) {
+  // read in place (a double copy of 1e7 integer weights costs 80 MB)
+  if (TYPEOF(w) != REALSXP && TYPEOF(w) != INTSXP && TYPEOF(w) != LGLSXP)
+    Rcpp::stop("expected a numeric, integer or logical vector");
+  const std::size_t len = static_cast<std::size_t>(Rf_xlength(w));
+  const R_xlen_t G = offsets.size() - 1;
+  if (G < 0) Rcpp::stop("`offsets` must have at least one element");
+  Rcpp::NumericVector mx(G), total(G), shift(G);
+  for (R_xlen_t g = 0; g < G; ++g) {
+    const double b = offsets[g], e = offsets[g + 1];
+    if (!(b >= 0.0 && e >= b && e <= static_cast<double>(len)))
+      Rcpp::stop("`offsets` must be non-decreasing positions in the weights");
+    const std::size_t bi = static_cast<std::size_t>(b),
+                      ei = static_cast<std::size_t>(e);
+    const WeightSummary s =
+        TYPEOF(w) == REALSXP  ? weight_summary(REAL(w), bi, ei)
+        : TYPEOF(w) == INTSXP ? weight_summary(INTEGER(w), bi, ei)
+                              : weight_summary(LOGICAL(w), bi, ei);
+    mx[g] = s.max;
+    total[g] = s.total;
+    shift[g] = s.shift;
+  }
+  return Rcpp::List::create(Rcpp::_["max"] = mx, Rcpp::_["total"] = total,
+                            Rcpp::_["shift"] = shift);
 }

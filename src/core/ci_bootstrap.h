@@ -76,11 +76,14 @@ struct ResamplePlan {
 };
 
 // The power of 2 that brings m into [1, 2) when m lies outside
-// [2^-64, 2^64]; else 1 (counts in range stay exactly as they are).
+// [2^-64, 2^64]; else 1 (counts in range stay exactly as they are). A
+// subnormal m would need up to 2^1074, which overflows to Inf: 2^1023
+// brings every positive subnormal to at least 2^-51, within the range.
 inline double pow2_scale(double m) {
   const double lo = 5.421010862427522e-20, hi = 18446744073709551616.0;
   if (!(m > 0.0) || !std::isfinite(m) || (m >= lo && m <= hi)) return 1.0;
-  return std::ldexp(1.0, -std::ilogb(m));
+  const int e = -std::ilogb(m);
+  return std::ldexp(1.0, e > 1023 ? 1023 : e);
 }
 
 // Sets the count scales of a plan from its weights: the largest count of

@@ -22,7 +22,7 @@
 //   alpha      sum_j (S + j l) / (A + j) = K l + (S - A l)(psi(A+K+1) - psi(A+1))
 //   trapezoid  the same sum of risks, minus half the last, plus half the
 //              previous risk
-//   sele       l sum_j (B + j) / n = l (K B + K (K + 1) / 2) / n (2sele: twice)
+//   sele       l sum_j (B + j) / n = l (K / n) (B + (K + 1) / 2) (2sele: twice)
 //   alpha'     l sum_j -log(1 - (B + j) / (n + 1))
 //              = l (-K log1p(-(B + K) / (n + 1)) - log_rising_excess(x, K)),
 //              x = n + 1 - B - K
@@ -167,7 +167,9 @@ double rank_weighted(Estimator est, const LossSource& by_loss, double n) {
       const double log_x = q < 0.5 ? std::log1p(-q) : std::log(x / (n + 1.0));
       sum = -whole * log_x - log_rising_excess(x, whole);
     } else {
-      sum = (whole * below + 0.5 * whole * (whole + 1.0)) / n;
+      // (whole / n) first: whole * below overflows once the counts pass
+      // 1e154, though the sum itself is at most n + 1
+      sum = (whole / n) * (below + 0.5 * (whole + 1.0));
       if (est == Estimator::two_sele) sum *= 2.0;
     }
     acc += l * sum;

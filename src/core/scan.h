@@ -69,11 +69,15 @@ inline std::size_t first_invalid_weight(const int* x, std::size_t n, int na,
                      [x, na](std::size_t i) { return x[i] == na || x[i] < 0; });
 }
 
-// First double loss that is present (not NaN/NA) but negative or infinite.
-inline std::size_t first_invalid_loss(const double* x, std::size_t n,
-                                      int threads) {
-  return first_where(n, threads, [x](std::size_t i) {
-    return !std::isnan(x[i]) && (x[i] < 0.0 || std::isinf(x[i]));
+// First double loss that is present (not NaN/NA) but negative or infinite,
+// or above `huge` (a finite loss so large that sums of it may overflow:
+// the caller tells it from an invalid one, so the one scan finds both).
+inline std::size_t first_invalid_loss(
+    const double* x, std::size_t n, int threads,
+    double huge = std::numeric_limits<double>::infinity()) {
+  return first_where(n, threads, [x, huge](std::size_t i) {
+    return !std::isnan(x[i]) && (x[i] < 0.0 || !(x[i] <= huge) ||
+                                 std::isinf(x[i]));
   });
 }
 

@@ -196,6 +196,16 @@ test_that("adaptive and ding2020 equal their literal definitions", {
     # the same way by both implementations)
     for (w in list(rep(1, n), d$weights, d$weights / 4)) {
       if (sum(w) == 0) next
+      if (sum(w) < 1) {
+        # adaptive bins count cases: less than one is an error (issue 33)
+        expect_error(
+          calibration_bins_vec(d$confidence, d$correct,
+            min_remaining = mr, case_weights = w
+          ),
+          class = "aurc_error_weights_scale"
+        )
+        next
+      }
       bin <- literal_adaptive_bins(d$confidence, w, min_remaining = mr)
       keep <- w > 0
       tab <- literal_bin_table(d$confidence, d$correct, bin, max(bin), w)
