@@ -19,10 +19,12 @@
 #                  correctness (1 = right); the engines read the failure
 #                  indicator 1 - correct
 new_catalog_entry <- function(name, title, family, direction, input,
-                              options = NULL, undefined = "no_data") {
+                              options = NULL, undefined = "no_data",
+                              counts = NULL) {
   list(
     name = name, title = title, family = family, direction = direction,
-    input = input, options = as.character(options), undefined = undefined
+    input = input, options = as.character(options), undefined = undefined,
+    counts = counts
   )
 }
 
@@ -35,17 +37,20 @@ metric_catalog_more <- list(
   ),
   ece = new_catalog_entry("ece", "expected calibration error",
     "calibration", "minimize", "correct",
-    options = c("binning", "n_bins"), undefined = "one_class"
+    options = c("binning", "n_bins"), undefined = "one_class",
+    counts = function(o) o$binning %in% c("adaptive", "kumar2019")
   ),
   mce = new_catalog_entry("mce", "maximum calibration error", "calibration",
-    "minimize", "correct", options = c("binning", "n_bins")
+    "minimize", "correct", options = c("binning", "n_bins"),
+    counts = function(o) o$binning %in% c("adaptive", "kumar2019")
   ),
   debiased_l2_ce = new_catalog_entry("debiased_l2_ce",
     "debiased l2 calibration error", "calibration", "minimize", "correct",
-    options = c("binning", "n_bins")
+    options = c("binning", "n_bins"), counts = TRUE
   ),
   smooth_ece = new_catalog_entry("smooth_ece", "smooth ECE", "calibration",
-    "minimize", "correct", options = c("sigma", "smooth_method")
+    "minimize", "correct", options = c("sigma", "smooth_method"),
+    counts = function(o) identical(o$smooth_method, "relplot")
   ),
   corp_mean_score = new_catalog_entry("corp_mean_score", "CORP mean score",
     "calibration", "minimize", "correct", options = "corp_score"
@@ -63,10 +68,10 @@ metric_catalog_more <- list(
     "calibration", "minimize", "correct", options = "span"
   ),
   e50 = new_catalog_entry("e50", "median calibration error",
-    "calibration", "minimize", "correct", options = "span"
+    "calibration", "minimize", "correct", options = "span", counts = TRUE
   ),
   e90 = new_catalog_entry("e90", "90th percentile calibration error",
-    "calibration", "minimize", "correct", options = "span"
+    "calibration", "minimize", "correct", options = "span", counts = TRUE
   ),
   emax = new_catalog_entry("emax", "maximum smoothed calibration error",
     "calibration", "minimize", "correct", options = "span"
@@ -178,6 +183,12 @@ metric_forms <- function(name) {
 #'   * `direction`: `"minimize"` or `"maximize"` (as yardstick's), or
 #'     `"target_1"`/`"target_0"` for the calibration slope and intercept;
 #'   * `options`: the options it takes (a list column of names);
+#'   * `weights`: how case weights are read: `"scale_free"` (the value is
+#'     unchanged when every weight is multiplied by one number),
+#'     `"counts"` (they count cases: below one case the value is `NA` with
+#'     a warning of class `aurc_warning_weights_scale`), or
+#'     `"counts_with_options"` (with some options, e.g. the
+#'     `"alpha_prime"` estimator or adaptive bins);
 #'   * `undefined`: what makes its value `NA` with a classed warning:
 #'     `"ratio"` (a constant loss: NAURC, PRR), `"one_class"` (no failure
 #'     or no correct prediction), `"no_data"` (no row left);
@@ -227,7 +238,16 @@ metric_info <- function(metrics = NULL) {
     input = field("input"),
     direction = field("direction"),
     options = lapply(entries, function(e) e$options),
-    undefined = vapply(entries, metric_undefined_kind, character(1))
+    undefined = vapply(entries, metric_undefined_kind, character(1)),
+    weights = vapply(entries, function(e) {
+      if (is.function(e$counts)) {
+        "counts_with_options"
+      } else if (isTRUE(e$counts)) {
+        "counts"
+      } else {
+        "scale_free"
+      }
+    }, character(1))
   )
   tibble::as_tibble(c(out, as.data.frame(forms)))
 }

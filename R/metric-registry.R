@@ -48,6 +48,16 @@
 #              denominator of NAURC and PRR is 0), "one_class" (the default
 #              of "failure" metrics: no failure or no correct prediction),
 #              "no_data" (the default of the others: no row left)
+# * counts     NULL (scale-free: the value is unchanged when every weight
+#              is multiplied by one number), TRUE, or a function of the
+#              options that is TRUE when the metric reads the weights as
+#              counts of cases (R/weights-scale.R: NA below one case)
+# * loss_degree  1 when the metric is homogeneous of degree 1 in the loss
+#              (multiplying every loss by c multiplies it by c; the default
+#              for "loss" metrics), 0 when it does not change (a ratio, a
+#              coverage, and the default for 0/1 and quality inputs): how
+#              losses near the largest double are scaled back
+#              (R/weights-scale.R)
 # * influence  FALSE when the metric has no influence function: its
 #              intervals and comparisons are bootstrap only (method =
 #              "analytic" is a classed error that says so)
@@ -55,7 +65,9 @@
 new_metric_entry <- function(name, title, direction, input, options = NULL,
                              label, range, binary_if = NULL,
                              coverage = FALSE, kernel = name,
-                             undefined = NULL, influence = TRUE) {
+                             undefined = NULL, influence = TRUE,
+                             counts = NULL, loss_degree = NULL) {
+  if (is.null(loss_degree)) loss_degree <- if (input == "loss") 1 else 0
   if (is.null(undefined)) {
     undefined <- if (input == "failure") "one_class" else "no_data"
   }
@@ -64,7 +76,7 @@ new_metric_entry <- function(name, title, direction, input, options = NULL,
     input = input,
     options = as.character(options), label = label, range = range,
     binary_if = binary_if, coverage = coverage, undefined = undefined,
-    influence = influence
+    influence = influence, counts = counts, loss_degree = loss_degree
   )
 }
 
@@ -72,7 +84,8 @@ metric_registry <- list(
   aurc = new_metric_entry(
     "aurc", "AURC",
     direction = "minimize", input = "loss", options = "estimator",
-    label = function(o) o$estimator, range = c(0, 1)
+    label = function(o) o$estimator, range = c(0, 1),
+    counts = function(o) identical(o$estimator, "alpha_prime")
   ),
   augrc = new_metric_entry(
     "augrc", "AUGRC",
@@ -99,7 +112,11 @@ metric_registry <- list(
     direction = "minimize", input = "loss",
     options = c("estimator", "optimum"),
     label = function(o) paste0(o$estimator, "/", o$optimum),
-    range = c(-1, 1), binary_if = function(o) o$optimum == "asymptotic"
+    range = c(-1, 1), binary_if = function(o) o$optimum == "asymptotic",
+    counts = function(o) {
+      !identical(o$optimum, "asymptotic") ||
+        identical(o$estimator, "alpha_prime")
+    }
   ),
   eaugrc = new_metric_entry(
     "eaugrc", "E-AUGRC",
@@ -110,7 +127,7 @@ metric_registry <- list(
     "naurc", "NAURC",
     direction = "minimize", input = "loss", options = "estimator",
     label = function(o) o$estimator, range = c(-Inf, Inf),
-    undefined = "ratio"
+    undefined = "ratio", counts = TRUE, loss_degree = 0
   ),
   risk_at_coverage = new_metric_entry(
     "risk_at_coverage", "risk at coverage",
@@ -132,7 +149,8 @@ metric_registry <- list(
   coverage_at_risk = new_metric_entry(
     "coverage_at_risk", "coverage at risk",
     direction = "maximize", input = "loss", options = "risk",
-    label = function(o) paste0("risk=", o$risk), range = c(0, 1)
+    label = function(o) paste0("risk=", o$risk), range = c(0, 1),
+    loss_degree = 0
   ),
   partial_aurc = new_metric_entry(
     "partial_aurc", "partial AURC",
@@ -162,13 +180,14 @@ metric_registry <- list(
   auarc = new_metric_entry(
     "auarc", "AUARC",
     direction = "maximize", input = "quality", options = "estimator",
-    label = function(o) o$estimator, range = c(0, 1)
+    label = function(o) o$estimator, range = c(0, 1),
+    counts = function(o) identical(o$estimator, "alpha_prime")
   ),
   prr = new_metric_entry(
     "prr", "PRR",
     direction = "maximize", input = "quality", options = "max_rejection",
     label = function(o) paste0("max_rejection=", format(o$max_rejection)),
-    range = c(-Inf, 1), undefined = "ratio",
+    range = c(-Inf, 1), undefined = "ratio", counts = TRUE,
     kernel = function(o) kernel_name("prr", o$max_rejection)
   )
 )
@@ -545,9 +564,12 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
   columns <- c("score", loss_arg, "case_weights")
   correct_quo <- rlang::eval_bare(rlang::expr(rlang::enquo(correct)), .env)
   given <- !eval(call("missing", as.name(loss_arg)), .env)
-  check_outcome_given(given, !rlang::quo_is_null(correct_quo), info,
-    loss_arg, .env
-  )
+  # (a score table holds its columns: none is given)
+  if (!inherits(data, "aurc_score_table")) {
+    check_outcome_given(given, !rlang::quo_is_null(correct_quo), info,
+      loss_arg, .env
+    )
+  }
   if (is_remote_data(data)) {
     # lazy database tables and score tables: R/db-dispatch.R
     quos <- lapply(columns, function(arg) {

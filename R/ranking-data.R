@@ -334,14 +334,25 @@ ranking_values <- function(problem, specs, idx, threads, bar = NULL,
   full_col <- per_col
   if (any(kernel)) {
     kn <- names_all[kernel]
-    reps <- ranking_kernel_values(problem$score, problem$loss, idx,
+    # losses near the largest double: scaled by a power of 2 for the
+    # kernel, the values of metrics linear in the loss scaled back
+    # (R/weights-scale.R)
+    e <- loss_scale_exponent(problem$loss)
+    loss <- if (e != 0) times_pow2(problem$loss, -e) else problem$loss
+    reps <- ranking_kernel_values(problem$score, loss, idx,
       specs[kernel], threads, progress_callback(bar, done),
       replicate_rows = TRUE
     )
     done <- done + n_reps
-    full <- ranking_kernel_values(problem$score, problem$loss,
+    full <- ranking_kernel_values(problem$score, loss,
       matrix(seq_len(problem$n)), specs[kernel], 1L
     )
+    if (e != 0) {
+      ids <- vapply(specs[kernel], function(s) s$kernel_id, character(1))
+      one <- loss_degree_one(ids)
+      reps[, , one] <- times_pow2(reps[, , one], e)
+      full[, , one] <- times_pow2(full[, , one], e)
+    }
     for (k in seq_along(kn)) {
       per_col[[kn[k]]] <- matrix(reps[, , k], n_reps)
       full_col[[kn[k]]] <- full[1, , k]

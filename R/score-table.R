@@ -45,6 +45,11 @@
 #'   or a `dbplyr` lazy table (grouped or not).
 #' @param score,loss,case_weights Unquoted columns of `data` (or
 #'   expressions of its columns), as for [aurc()].
+#' @param quality,correct Instead of `loss`, by name: a quality in `[0, 1]`
+#'   (higher is better, as [prr()] takes it) or a 0/1 correctness. A table
+#'   holds losses, so either is stored as the loss `1 - quality` or `1 -
+#'   correct`; [prr()], [auarc()] and the calibration errors then read the
+#'   table as they read those columns.
 #' @param ... For `score_table()` not used (must be empty); for
 #'   `combine_score_tables()` the score tables to merge (or one list of
 #'   them).
@@ -71,13 +76,45 @@
 #' selective_metrics(combine_score_tables(s1, s2))
 #' selective_metrics(df, score, failure)
 #' @export
-score_table <- function(data, score, loss, ..., case_weights = NULL) {
+score_table <- function(data, score, loss, ..., quality = NULL,
+                        correct = NULL, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
   columns <- list(
     score = rlang::enquo(score), loss = rlang::enquo(loss),
     case_weights = rlang::enquo(case_weights)
   )
+  # a table holds losses: a quality or a correctness is stored as the loss
+  # 1 - x, which every metric reads as its engine does
+  other <- list(quality = rlang::enquo(quality), correct = rlang::enquo(correct))
+  given <- c(
+    loss = !rlang::quo_is_missing(columns$loss),
+    vapply(other, function(q) !rlang::quo_is_null(q), logical(1))
+  )
+  if (!inherits(data, "aurc_score_table") && sum(given) != 1) {
+    abort_aurc(
+      c(
+        if (sum(given) == 0) {
+          "{.arg loss} is missing."
+        } else {
+          "Give one of {.arg {names(given)[given]}}, not several."
+        },
+        i = "A table holds losses: give {.arg loss}, or by name
+             {.arg quality} (PRR, AUARC) or {.arg correct}, stored as
+             {.code 1 - quality} or {.code 1 - correct}."
+      ),
+      class = c("aurc_error_missing", "aurc_error_value"), call = call
+    )
+  }
+  for (arg in names(other)) {
+    if (given[[arg]]) {
+      if (arg == "correct" && !is_db_table(data)) {
+        ok <- eval_column(data, other[[arg]], arg, call = call)
+        check_failure(ok, length(ok), "correct", call = call)
+      }
+      columns$loss <- rlang::quo(1 - !!other[[arg]])
+    }
+  }
   if (inherits(data, "aurc_score_table")) return(data)
   if (is_db_table(data)) return(score_table_db(data, columns, call))
   check_data_frame(data, call = call)
@@ -88,6 +125,7 @@ score_table <- function(data, score, loss, ..., case_weights = NULL) {
   check_numeric_vector(values$score, "score", call = call)
   check_loss(values$loss, length(values$score), call = call)
   check_case_weights(values$case_weights, length(values$score), call = call)
+  check_table_weights(values$case_weights, call)
   groups <- check_some_groups(data_groups(data), call)
   parts <- lapply(seq_along(groups$rows), function(g) {
     rows <- groups$rows[[g]]
@@ -144,6 +182,10 @@ score_table_db <- function(data, columns, call, binary = FALSE,
   gv <- cols$groups
   checks <- db_group_checks(res, gv)
   db_check_values(checks, cols, binary, call, range = range)
+  if (cols$weighted && !is.null(checks$.maxw)) {
+    # the table's sums at the weights' own scale (see check_table_weights())
+    check_table_weights(suppressWarnings(as.double(checks$.maxw)), call)
+  }
   missing <- tibble::as_tibble(c(
     checks[gv], list(n_missing = as.double(checks$.miss))
   ))
@@ -516,4 +558,25 @@ score_table_metrics <- function(st, metrics, columns, options, call, # nolint
   if (length(gv)) values <- tibble::as_tibble(c(keys[gv], values))
   attr(values, "group_vars") <- gv
   values
+}
+
+# A table holds sums of weights and of weighted losses as they are: weights
+# whose largest is below 2^-1000 make those products subnormal, which keep
+# only a few bits (the in-memory forms first bring such weights into range
+# by a power of 2, which a table of sums cannot undo): a classed error that
+# says what to do, not a table a little off.
+check_table_weights <- function(w, call) {
+  if (is.null(w) || !length(w)) return(invisible())
+  m <- suppressWarnings(max(as.double(w), na.rm = TRUE))
+  if (!is.finite(m) || !(m > 0) || m >= 2^-1000) return(invisible())
+  abort_aurc(
+    c(
+      "{.arg case_weights} are too small for a score table: the largest is
+       {format(m, digits = 3)}.",
+      i = "The table's sums of weighted losses would keep only a few bits.",
+      i = "Multiply {.arg case_weights} by a power of 2 (every metric but
+           those that count cases is unchanged by it)."
+    ),
+    class = c("aurc_error_weights_scale", "aurc_error_value"), call = call
+  )
 }

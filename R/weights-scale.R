@@ -134,14 +134,16 @@ db_weight_scale <- function(maxw) {
 }
 
 # The metrics of the registry whose value depends on the count of cases
-# the weights stand for: NAURC, PRR and E-AURC with the exact optimum
-# (src/core/oracle.h), and the metrics of the "alpha_prime" estimator,
-# whose weight -log(1 - r / (n + 1)) adds one case to the count n.
+# the weights stand for (the registry's `counts`): NAURC, PRR and E-AURC
+# with the exact optimum (src/core/oracle.h), and the metrics of the
+# "alpha_prime" estimator, whose weight -log(1 - r / (n + 1)) adds one case
+# to the count n.
 count_metrics <- function(metrics, optimum = "exact", estimator = "alpha") {
-  metrics %in% c("naurc", "prr") |
-    (metrics == "eaurc" & !identical(optimum, "asymptotic")) |
-    (metrics %in% c("aurc", "eaurc", "naurc", "auarc") &
-      identical(estimator, "alpha_prime"))
+  o <- list(optimum = optimum, estimator = estimator)
+  vapply(metrics, function(m) {
+    counts <- metric_registry[[m]]$counts
+    if (is.function(counts)) isTRUE(counts(o)) else isTRUE(counts)
+  }, logical(1), USE.NAMES = FALSE)
 }
 
 # Whether every metric of `metrics` is invariant to scaling all weights.
@@ -254,12 +256,14 @@ loss_scale_exponent <- function(loss) {
   pow2_exponent(m) - 256
 }
 
-# Whether each metric is homogeneous of degree 1 in the loss (else 0).
+# Whether each metric is homogeneous of degree 1 in the loss (else 0): the
+# registry's `loss_degree`; of the names the engine knows beside it, the
+# mean loss is, the calibration errors are not.
 loss_degree_one <- function(metrics) {
-  !metrics %in% c(
-    "naurc", "prr", "coverage_at_risk", "failure_auroc", "failure_aupr",
-    "fpr_at_tpr", "ece", "mce", "smooth_ece", "debiased_l2_ce"
-  )
+  vapply(metrics, function(m) {
+    e <- metric_registry[[m]]
+    if (is.null(e)) identical(m, "mean_loss") else e$loss_degree == 1
+  }, logical(1), USE.NAMES = FALSE)
 }
 
 # Values (a vector, or a matrix with one column per metric) computed on

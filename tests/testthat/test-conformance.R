@@ -21,7 +21,8 @@ conformance_inputs <- function(input) {
   s <- round(stats::runif(n), 1) # ties
   f <- stats::rbinom(n, 1, 0.2 + 0.6 * (1 - s))
   l <- f * round(stats::rexp(n), 1)
-  w <- stats::runif(n, 0.5, 3)
+  # weights of few bits, so that every power of 2 below keeps them exact
+  w <- round(stats::runif(n, 0.5, 3) * 4) / 4
   as_input <- function(failure, loss) {
     switch(input, failure = failure, quality = pmin(1, pmax(0, 1 - loss)),
       loss
@@ -39,9 +40,33 @@ conformance_inputs <- function(input) {
     constant_score = list(score = rep(0.5, n), loss = as_input(f, l)),
     zero_weight = list(score = s, loss = as_input(f, l),
       case_weights = replace(w, 1:10, 0)
-    )
+    ),
+    # weights at the ends of the double range (exact powers of 2 apart
+    # from `weights`): subnormal, tiny, huge
+    weights_subnormal = list(score = s, loss = as_input(f, l),
+      case_weights = w * 2^-1064
+    ),
+    weights_tiny = list(score = s, loss = as_input(f, l),
+      case_weights = w * 2^-997
+    ),
+    weights_huge = list(score = s, loss = as_input(f, l),
+      case_weights = w * 2^664
+    ),
+    weights_largest = list(score = s, loss = as_input(f, l),
+      case_weights = w * 2^996
+    ),
+    # losses near the largest double (a loss metric only)
+    losses_huge = if (input == "loss") {
+      list(score = s, loss = l * 2^1018)
+    }
   )
 }
+
+# The weight edges and their scale against `weights`.
+conformance_weight_scales <- c(
+  weights_subnormal = 2^-1064, weights_tiny = 2^-997, weights_huge = 2^664,
+  weights_largest = 2^996
+)
 
 # Runs `expr`, recording its value, the classes of its warnings and its
 # error (muffled).
@@ -100,7 +125,7 @@ expect_conformant <- function(cell, ref, label, na_input = FALSE) {
 
 # The forms of one metric, each a function of one edge input returning a
 # number.
-conformance_forms <- function(metric, info) {
+conformance_forms <- function(metric, info, pg = NULL) {
   opts <- conformance_options
   vec <- getExportedValue("aurc", paste0(metric, "_vec"))
   loss_arg <- names(formals(vec))[2]
@@ -178,6 +203,35 @@ conformance_forms <- function(metric, info) {
       df_call(getExportedValue("aurc", metric), dplyr::tbl(con, "t"),
         x)$.estimate
     },
+    score_table = function(x) {
+      st <- if (info$input == "quality") {
+        score_table(frame(x), s, quality = l,
+          case_weights = if (is.null(x$case_weights)) NULL else w
+        )
+      } else {
+        score_table(frame(x), s, l,
+          case_weights = if (is.null(x$case_weights)) NULL else w
+        )
+      }
+      args <- c(list(st), opts[takes], list(na_rm = isTRUE(x$na_rm)))
+      do.call(getExportedValue("aurc", metric), args)$.estimate
+    },
+    postgres = function(x) {
+      name <- paste0("conf_", metric)
+      DBI::dbWriteTable(pg, name, frame(x), overwrite = TRUE,
+        row.names = FALSE
+      )
+      # (dbplyr's own notice about RPostgreSQL's interface is not ours)
+      withCallingHandlers(
+        df_call(getExportedValue("aurc", metric), dplyr::tbl(pg, name),
+          x)$.estimate,
+        warning = function(w) {
+          if (grepl("old dbplyr interface", conditionMessage(w))) {
+            invokeRestart("muffleWarning")
+          }
+        }
+      )
+    },
     bootstrap_interval = function(x) {
       loss <- if (info$input == "quality") 1 - x$loss else x$loss
       args <- c(list(x$score, loss, metrics = metric, method = "bootstrap",
@@ -212,24 +266,54 @@ conformance_forms <- function(metric, info) {
 test_that("the conformance matrix holds for every registry metric", {
   skip_on_cran()
   skip_if_not_installed("dplyr")
+  # PostgreSQL where the test setup has a server (helper-db.R); on CI a
+  # missing server fails there
+  pg <- NULL
+  params <- pg_start()
+  if (!is.null(params)) {
+    pg <- pg_connect(params)
+    if (inherits(pg, "error")) pg <- NULL
+  }
+  if (!is.null(pg)) withr::defer(DBI::dbDisconnect(pg))
+  use_pg <- !is.null(pg)
   info <- metric_info()
   info <- info[info$family == "selective", ]
   cells <- 0
   for (k in seq_len(nrow(info))) {
     metric <- info$metric[k]
-    forms <- conformance_forms(metric, info[k, ])
+    forms <- conformance_forms(metric, info[k, ], pg)
     # the forms every registry metric has, and those metric_info() claims
     claimed <- c("vec", "data_frame", "grouped", "metric_with", "correct",
       intersect(names(forms), names(info)[unlist(info[k, ]) %in% TRUE]))
     claimed <- unique(claimed)
-    if (!requireNamespace("RSQLite", quietly = TRUE)) {
-      claimed <- setdiff(claimed, "sqlite")
-    } else if (isTRUE(info$database[k])) {
-      claimed <- c(claimed, "sqlite", "correct_sqlite")
+    if (isTRUE(info$database[k])) {
+      claimed <- c(claimed, "score_table")
+      if (requireNamespace("RSQLite", quietly = TRUE)) {
+        claimed <- c(claimed, "sqlite", "correct_sqlite")
+      }
+      if (use_pg) claimed <- c(claimed, "postgres")
     }
-    for (edge in names(conformance_inputs(info$input[k]))) {
-      x <- conformance_inputs(info$input[k])[[edge]]
+    inputs <- conformance_inputs(info$input[k])
+    for (edge in names(inputs)) {
+      x <- inputs[[edge]]
+      if (is.null(x)) next
       ref <- conformance_run(forms$vec(x))
+      if (edge %in% names(conformance_weight_scales)) {
+        # the vector form at this scale: the value at `weights` for a
+        # scale-free metric, that or NA with a classed warning for one
+        # that counts cases
+        base <- conformance_run(forms$vec(inputs$weights))
+        label <- paste(metric, "vec", edge, "against weights", sep = " / ")
+        # (with the options used here: the default estimator and optimum)
+        if (!aurc:::count_metrics(metric)) {
+          expect(info$weights[k] != "counts",
+            paste(metric, "is scale-free but metric_info() says it counts"))
+          expect_conformant(ref, base, label)
+        } else {
+          # counts: NA with a classed warning below one case, else a value
+          expect_conformant(ref, ref, label)
+        }
+      }
       for (form in setdiff(claimed, "vec")) {
         if (form == "bootstrap_ranking" &&
           (!is.null(x$case_weights) || isTRUE(x$na_rm))) next
