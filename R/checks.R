@@ -702,6 +702,34 @@ recycle_common <- function(args, call = rlang::caller_env()) {
   lapply(args, function(x) if (length(x) == size) x else rep(x, size))
 }
 
+# Names chosen from `values` (metric names and the like): a non-empty
+# character vector without NA (`aurc_error_type`), every element known
+# (`aurc_error_value`). `what` says what the names are.
+check_names_in <- function(x, values, what = "metric names",
+                           arg = rlang::caller_arg(x),
+                           call = rlang::caller_env()) {
+  if (!is.character(x) || length(x) == 0 || anyNA(x)) {
+    abort_aurc(
+      paste(
+        "{.arg {arg}} must be a character vector of {what}, not",
+        "{.obj_type_friendly {x}}."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
+  bad <- setdiff(x, values)
+  if (length(bad) > 0) {
+    abort_aurc(
+      c(
+        "{.arg {arg}} must be among {.or {.val {values}}}.",
+        x = "Unknown: {.val {bad}}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible(x)
+}
+
 # A non-empty character vector of distinct values from `values`.
 check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
                                 call = rlang::caller_env()) {

@@ -152,7 +152,8 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     ignored = ignored,
     calibration = list(binning = binning, n_bins_given = n_bins_given),
     call = call, max_rejection = max_rejection,
-    coverage_range = coverage_range, rule = rule, tpr = tpr
+    coverage_range = coverage_range, rule = rule, tpr = tpr,
+    metrics_arg = "metric"
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)

@@ -118,25 +118,7 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
                             risk, call, max_rejection = 1,
                             coverage_range = NULL, rule = "tie_closed",
                             tpr = 0.95) {
-  if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
-    abort_aurc(
-      paste(
-        "{.arg metrics} must be a character vector of metric names, not",
-        "{.obj_type_friendly {metrics}}."
-      ),
-      class = "aurc_error_type", call = call
-    )
-  }
-  bad <- setdiff(metrics, all_metrics)
-  if (length(bad) > 0) {
-    abort_aurc(
-      c(
-        "{.arg metrics} must be among {.or {.val {all_metrics}}}.",
-        x = "Unknown: {.val {bad}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
+  check_names_in(metrics, all_metrics, call = call)
   metrics <- unique(metrics)
   options <- check_metric_options(
     metrics,
