@@ -380,6 +380,16 @@ check_labels_from <- function(labels_from, call = rlang::caller_env()) {
 as_output_matrix <- function(x, arg = rlang::caller_arg(x),
                              call = rlang::caller_env()) {
   if (!is.data.frame(x)) return(x)
+  if (ncol(x) == 0) {
+    # (unlist() of no columns is NULL, which matrix() refuses)
+    abort_aurc(
+      c(
+        "{.arg {arg}} must have one numeric column per class.",
+        x = "It is a data frame with no columns."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
   bad <- which(!vapply(x, function(col) is.numeric(col) && is.null(dim(col)),
     logical(1)
   ))
