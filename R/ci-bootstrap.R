@@ -437,7 +437,9 @@ ci_check_options <- function(options, metrics, call) {
     whole = TRUE,
     arg = "options$n_bins", call = call
   )
-  smooth <- smooth_options(out$sigma, out$smooth_method, call)
+  smooth <- smooth_options(out$sigma, out$smooth_method, call,
+    method_arg = "options$smooth_method"
+  )
   out$sigma <- smooth$sigma
   out$smooth_method <- smooth$method
   out$corp_score <- check_choice(out$corp_score, c("brier", "log"),
