@@ -743,26 +743,7 @@ check_names_in <- function(x, values, what = "metric names",
 # A non-empty character vector of distinct values from `values`.
 check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
                                 call = rlang::caller_env()) {
-  ok <- is.character(x) && length(x) > 0 && !anyNA(x)
-  if (!ok) {
-    abort_aurc(
-      paste(
-        "{.arg {arg}} must be a character vector of estimator names,",
-        "not {.obj_type_friendly {x}}."
-      ),
-      class = "aurc_error_type", call = call
-    )
-  }
-  bad <- setdiff(x, values)
-  if (length(bad) > 0) {
-    abort_aurc(
-      c(
-        "{.arg {arg}} must contain only {.or {.val {values}}}.",
-        x = "Unknown: {.val {bad}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
+  check_names_in(x, values, "estimator names", arg = arg, call = call)
   if (anyDuplicated(x)) {
     abort_aurc(
       c(

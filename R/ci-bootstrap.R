@@ -350,22 +350,7 @@ ci_check_sizes <- function(times, n_scores, n_metrics, n, threads, call) {
 }
 
 ci_check_metrics <- function(metrics, call) {
-  if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
-    abort_aurc(
-      "{.arg metrics} must be a non-empty character vector.",
-      class = "aurc_error_type", call = call
-    )
-  }
-  bad <- setdiff(metrics, ci_bootstrap_metrics)
-  if (length(bad) > 0) {
-    abort_aurc(
-      c(
-        "{.arg metrics} must be among {.val {ci_bootstrap_metrics}}.",
-        x = "Unknown: {.val {bad}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
+  check_names_in(metrics, ci_bootstrap_metrics, call = call)
   unique(metrics)
 }
 
