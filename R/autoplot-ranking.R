@@ -45,7 +45,8 @@ autoplot.aurc_ranking <- function(object, type = c("significance", "blob",
                                   metrics = NULL, ..., p_adjust = NULL,
                                   alpha = NULL) {
   check_dots(...)
-  type <- check_choice(type[1], c("significance", "blob", "bump"),
+  type <- check_choice(first_choice(type),
+    c("significance", "blob", "bump"),
     arg = "type"
   )
   given <- c(p_adjust = !is.null(p_adjust), alpha = !is.null(alpha))

@@ -120,10 +120,12 @@ corp_reliability_vectors <- function(confidence, correct, ...,
   score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
     call = call
   )
-  band_position <- check_choice(band_position[1], c("diagonal", "estimate"),
+  band_position <- check_choice(first_choice(band_position),
+    c("diagonal", "estimate"),
     arg = "band_position", call = call
   )
-  band_method <- check_choice(band_method[1], c("resampling", "asymptotic"),
+  band_method <- check_choice(first_choice(band_method),
+    c("resampling", "asymptotic"),
     arg = "band_method", call = call
   )
   check_number(times, lower = 0, upper = 1e5, whole = TRUE, call = call)

@@ -149,9 +149,11 @@ smooth_ece <- function(data, confidence, correct, ..., sigma = NULL,
   )
 }
 
-smooth_options <- function(sigma, method, call) {
-  method <- check_choice(method[1], c("fine", "relplot"),
-    arg = "method", call = call
+# `method_arg`: the name the caller gave `method` (`smooth_method` in the
+# intervals).
+smooth_options <- function(sigma, method, call, method_arg = "method") {
+  method <- check_choice(first_choice(method), c("fine", "relplot"),
+    arg = method_arg, call = call
   )
   # bounded so the kernel grid (about 20 / sigma nodes) and the kernel's
   # window (a few sigma) stay small; beyond 10 the kernel is flat on [0, 1]

@@ -387,6 +387,16 @@ check_labels_from <- function(labels_from, call = rlang::caller_env()) {
 as_output_matrix <- function(x, arg = rlang::caller_arg(x),
                              call = rlang::caller_env()) {
   if (!is.data.frame(x)) return(x)
+  if (ncol(x) == 0) {
+    # (unlist() of no columns is NULL, which matrix() refuses)
+    abort_aurc(
+      c(
+        "{.arg {arg}} must have one numeric column per class.",
+        x = "It is a data frame with no columns."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
   bad <- which(!vapply(x, function(col) is.numeric(col) && is.null(dim(col)),
     logical(1)
   ))
@@ -683,15 +693,17 @@ recycle_common <- function(args, call = rlang::caller_env()) {
   lapply(args, function(x) if (length(x) == size) x else rep(x, size))
 }
 
-# A non-empty character vector of distinct values from `values`.
-check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
-                                call = rlang::caller_env()) {
-  ok <- is.character(x) && length(x) > 0 && !anyNA(x)
-  if (!ok) {
+# Names chosen from `values` (metric names and the like): a non-empty
+# character vector without NA (`aurc_error_type`), every element known
+# (`aurc_error_value`). `what` says what the names are.
+check_names_in <- function(x, values, what = "metric names",
+                           arg = rlang::caller_arg(x),
+                           call = rlang::caller_env()) {
+  if (!is.character(x) || length(x) == 0 || anyNA(x)) {
     abort_aurc(
       paste(
-        "{.arg {arg}} must be a character vector of estimator names,",
-        "not {.obj_type_friendly {x}}."
+        "{.arg {arg}} must be a character vector of {what}, not",
+        "{.obj_type_friendly {x}}."
       ),
       class = "aurc_error_type", call = call
     )
@@ -700,12 +712,19 @@ check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
   if (length(bad) > 0) {
     abort_aurc(
       c(
-        "{.arg {arg}} must contain only {.or {.val {values}}}.",
+        "{.arg {arg}} must be among {.or {.val {values}}}.",
         x = "Unknown: {.val {bad}}."
       ),
       class = "aurc_error_value", call = call
     )
   }
+  invisible(x)
+}
+
+# A non-empty character vector of distinct values from `values`.
+check_estimator_set <- function(x, values, arg = rlang::caller_arg(x),
+                                call = rlang::caller_env()) {
+  check_names_in(x, values, "estimator names", arg = arg, call = call)
   if (anyDuplicated(x)) {
     abort_aurc(
       c(

@@ -346,23 +346,7 @@ ci_check_sizes <- function(times, n_scores, n_metrics, n, threads, call) {
 }
 
 ci_check_metrics <- function(metrics, call) {
-  if (!is.character(metrics) || length(metrics) == 0 || anyNA(metrics)) {
-    abort_aurc(
-      "{.arg metrics} must be a non-empty character vector.",
-      class = "aurc_error_type", call = call
-    )
-  }
-  known <- ci_bootstrap_metrics()
-  bad <- setdiff(metrics, known)
-  if (length(bad) > 0) {
-    abort_aurc(
-      c(
-        "{.arg metrics} must be among {.val {known}}.",
-        x = "Unknown: {.val {bad}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
+  check_names_in(metrics, ci_bootstrap_metrics(), call = call)
   unique(metrics)
 }
 
@@ -434,7 +418,9 @@ ci_check_options <- function(options, metrics, call) {
     whole = TRUE,
     arg = "options$n_bins", call = call
   )
-  smooth <- smooth_options(out$sigma, out$smooth_method, call)
+  smooth <- smooth_options(out$sigma, out$smooth_method, call,
+    method_arg = "options$smooth_method"
+  )
   out$sigma <- smooth$sigma
   out$smooth_method <- smooth$method
   out$corp_score <- check_choice(out$corp_score, c("brier", "log"),

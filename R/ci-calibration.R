@@ -60,7 +60,8 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
     )
   }
   smooth <- smooth_options(calibration$sigma, calibration$smooth_method,
-    call
+    call,
+    method_arg = "smooth_method"
   )
   corp_score <- check_choice(calibration$corp_score, c("brier", "log"),
     arg = "corp_score", call = call

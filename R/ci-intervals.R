@@ -419,24 +419,14 @@ ci_ignored <- function(type_missing, times_missing, threads_missing) {
 }
 
 # Validates every option once; returns the settings of the interval.
+# `metrics_arg`: the name of the argument `metrics` came from.
 ci_spec <- function(metrics, method, type, conf_level, times, estimator,
                     augrc_method, optimum, coverage, risk, n_bins, threads,
                     ignored, calibration = list(), call, max_rejection = 1,
                     coverage_range = NULL, rule = "tie_closed",
-                    tpr = 0.95) {
-  if (is.character(metrics) && length(metrics) > 0 && !anyNA(metrics)) {
-    known <- ci_metrics()
-    bad <- setdiff(metrics, known)
-    if (length(bad) > 0) {
-      abort_aurc(
-        c(
-          "{.arg metrics} must be among {.or {.val {known}}}.",
-          x = "Unknown: {.val {bad}}."
-        ),
-        class = "aurc_error_value", call = call
-      )
-    }
-  }
+                    tpr = 0.95, metrics_arg = "metrics") {
+  # (a function or a symbol reached setdiff() unchecked before)
+  check_names_in(metrics, ci_metrics(), arg = metrics_arg, call = call)
   base <- setdiff(metrics, c(ci_calibration_metrics, ci_balanced_metrics))
   spec <- metric_set_spec(
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,

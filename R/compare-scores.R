@@ -152,7 +152,8 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     ignored = ignored,
     calibration = list(binning = binning, n_bins_given = n_bins_given),
     call = call, max_rejection = max_rejection,
-    coverage_range = coverage_range, rule = rule, tpr = tpr
+    coverage_range = coverage_range, rule = rule, tpr = tpr,
+    metrics_arg = "metric"
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)
@@ -223,13 +224,29 @@ select_score_columns <- function(data, quo, call, arg = "scores", min = 2) {
       )
     }
     cols <- idx
-  } else if (is.numeric(idx) && all(idx >= 1 & idx <= length(data))) {
-    cols <- names(data)[idx]
   } else {
-    abort_aurc(
-      "{.arg {arg}} must select columns of {.arg data}.",
-      class = "aurc_error_column", call = call
-    )
+    # (NA or NaN, as `scores = NA_real_`, failed in all() before)
+    bad <- if (is.numeric(idx)) {
+      which(is.na(idx) | idx < 1 | idx > length(data) | idx != round(idx))
+    }
+    if (!is.numeric(idx) || length(bad) > 0) {
+      abort_aurc(
+        c(
+          paste(
+            "{.arg {arg}} must select columns of {.arg data}: unquoted",
+            "names, a character vector or column numbers from 1 to",
+            "{length(data)}."
+          ),
+          x = if (is.numeric(idx)) {
+            "Element {bad[1]} is {.val {idx[bad[1]]}}."
+          } else {
+            "It is {.obj_type_friendly {idx}}."
+          }
+        ),
+        class = "aurc_error_column", call = call
+      )
+    }
+    cols <- names(data)[idx]
   }
   cols <- unique(cols)
   if (length(cols) < min) {

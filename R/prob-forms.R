@@ -103,7 +103,10 @@ selective_ci_prob <- function(data, truth, ..., event_level = "first",
                               score_type = "msp", na_rm = TRUE,
                               case_weights = NULL) {
   a <- prob_form_args(rlang::current_env(), ...)
-  cal <- intersect(a$options$metrics, ci_calibration_metrics)
+  # (selective_ci() judges metrics that are no names)
+  cal <- if (is.character(a$options$metrics)) {
+    intersect(a$options$metrics, ci_calibration_metrics)
+  }
   if (length(cal) && a$score_types != "msp") {
     abort_aurc(
       c(
@@ -172,7 +175,7 @@ prob_form_args <- function(env, ..., types = NULL) {
   dots <- rlang::enquos(...)
   named <- names(dots) != ""
   cols <- select_columns(data, dots[!named], "...", call)
-  options <- lapply(dots[named], rlang::eval_tidy)
+  options <- prob_form_options(dots[named], call)
   truth_quo <- rlang::eval_bare(quote(rlang::enquo(truth)), env)
   truth <- data[[select_columns(data, list(truth_quo), "truth", call)]]
   estimate <- if (length(cols) == 1) {
@@ -204,7 +207,13 @@ prob_form_args <- function(env, ..., types = NULL) {
           },
           "} must be among {.or {.val {prob_score_types}}}."
         ),
-        x = "It is {.val {types}}."
+        # (a function has no value to show, and cli took seconds to
+        # format a vector of 1e5 numbers)
+        x = if (is.character(types) && length(types) <= 5) {
+          "It is {.val {types}}."
+        } else {
+          "It is {.obj_type_friendly {types}}."
+        }
       ),
       class = "aurc_error_value", call = call
     )
@@ -242,6 +251,34 @@ prob_form_args <- function(env, ..., types = NULL) {
 }
 
 apply_score <- function(p, type) scores_impl(p, type, FALSE, 1, 2)
+
+# The named options of a prob form, evaluated where the call was written.
+# A column of `data` named unquoted (`strata = g`) is not found there: a
+# classed error that says to give its name as a string, which the
+# underlying function looks up in `data`. Options whose value is a
+# language object (a symbol, a call) are quoted, so do.call() passes the
+# object instead of evaluating it a second time.
+prob_form_options <- function(quos, call) {
+  out <- lapply(names(quos), function(arg) {
+    quo <- quos[[arg]]
+    value <- tryCatch(rlang::eval_tidy(quo), error = function(e) {
+      name <- if (rlang::quo_is_symbol(quo)) rlang::as_label(quo)
+      abort_aurc(
+        c(
+          "Can't evaluate the option {.arg {arg}}.",
+          i = paste0(
+            "The named options after the probability columns are values; ",
+            "give a column of {.arg data} by its name as a string",
+            if (!is.null(name)) " ({.code {arg} = {.str {name}}})", "."
+          )
+        ),
+        parent = e, class = "aurc_error_column", call = call
+      )
+    })
+    if (is.language(value)) rlang::call2("quote", value) else value
+  })
+  stats::setNames(out, names(quos))
+}
 
 # Rows of a data frame, grouped data frames regrouped.
 data_rows <- function(data, keep) {

@@ -95,7 +95,7 @@ as.data.frame.aurc_ranking <- function(x, row.names = NULL, optional = FALSE, # 
                                                 "replicates",
                                                 "rank_frequencies",
                                                 "kendall")) {
-  what <- check_choice(what[1], c(
+  what <- check_choice(first_choice(what), c(
     "ranking", "tests", "replicates", "rank_frequencies", "kendall"
   ), arg = "what")
   as.data.frame(x[[what]])

@@ -18,7 +18,9 @@ fuzz_fixtures <- function() {
     y = rep(c("a", "b", "c"), 4))
   RK <- data.frame(
     method = rep(c("a", "b"), each = 12), case = rep(1:12, 2),
-    score = c(S, rev(S)), loss = c(FL, FL)
+    score = c(S, rev(S)), loss = c(FL, FL),
+    # a group and a stratum per case (the same for both methods)
+    g = rep(rep(c("u", "v"), 6), 2), st = rep(rep(c("p", "q"), each = 6), 2)
   )
   P <- matrix(c(0.7, 0.2, 0.1, 0.3, 0.3, 0.4, 0.1, 0.8, 0.1), 3, byrow = TRUE)
   Z <- log(P)
@@ -106,7 +108,7 @@ fuzz_table <- function() {
     aurc_batch_study = alist(score = S, loss = L, batch_sizes = c(2, 4), times = 2),
     plot_weight_bias = alist(n = c(10, 100), beta = c(0.1, 0.5)),
     plot_weight_mse_bound = alist(n = 1:5, beta = c(0.5, 0.9), log_n = FALSE),
-    bootstrap_ranking = alist(data = RK, method = method, case = case, score = score, loss = loss, times = 10, threads = 1, alpha = 0.05),
+    bootstrap_ranking = alist(data = RK, method = method, case = case, score = score, loss = loss, group = g, metrics = c("aurc", "augrc"), times = 10, strata = st, threads = 1, alpha = 0.05),
     rank_replicates = alist(values = V, direction = "lower", metric = "m", alpha = 0.05),
     adjust_p_values = alist(x = RR, p_adjust = "none", alpha = 0.05),
     calibration_bins = alist(data = DF, confidence = conf, correct = cor, binning = "equal_width", n_bins = 5, case_weights = w),
@@ -141,10 +143,10 @@ fuzz_table <- function() {
     emax = alist(data = DF, confidence = conf, correct = cor),
     calibration_summary = alist(data = DF, confidence = conf, correct = cor, span = 0.9),
     corp_reliability = alist(data = DF, confidence = conf, correct = cor, times = 5, band_level = 0.9),
-    selective_ci_vec = alist(score = S, loss = L, metrics = c("aurc", "augrc"), method = "analytic", conf_level = 0.9, case_weights = W),
-    selective_ci = alist(data = DF, score = s, loss = f, metrics = c("failure_auroc", "corp_mcb", "smooth_ece", "mce"), method = "bootstrap", times = 20, threads = 1, sigma = 0.1, smooth_method = "fine", corp_score = "brier", n_bins = 5),
-    compare_scores = alist(data = DF, scores = c(s, s2), loss = f, metric = "aurc", method = "analytic", conf_level = 0.9),
-    selective_power = alist(data = DF, scores = c(s, s2), loss = f, metric = "failure_auroc", power = 0.8, sig_level = 0.05, alternative = "one.sided"),
+    selective_ci_vec = alist(score = S, loss = L, metrics = c("aurc", "augrc"), method = "analytic", conf_level = 0.9, strata = DF$y, case_weights = W),
+    selective_ci = alist(data = DF, score = s, loss = f, truth = y, metrics = c("failure_auroc", "corp_mcb", "smooth_ece", "mce", "aurc_ba"), method = "bootstrap", strata = y, times = 20, threads = 1, sigma = 0.1, smooth_method = "fine", corp_score = "brier", n_bins = 5),
+    compare_scores = alist(data = DF, scores = c(s, s2), loss = f, metric = "aurc", method = "analytic", p_adjust = "holm", conf_level = 0.9, strata = y),
+    selective_power = alist(data = DF, scores = c(s, s2), loss = f, metric = "failure_auroc", power = 0.8, sig_level = 0.05, alternative = "one.sided", strata = y),
     certify_threshold = alist(data = DF, score = s, failure = f, target_risk = 0.3, delta = 0.1),
     risk_upper_bound = alist(score = S, failure = FL, coverage = 0.5, delta = 0.1),
     theme_aurc = alist(base_size = 11, base_family = ""),
@@ -215,7 +217,12 @@ fuzz_exempt <- c(
 
 # Hostile values for an argument whose valid value is `valid`. The quick
 # set is always run; the full set (AURC_FUZZ_FULL=true) adds more.
-fuzz_values <- function(valid, full = FALSE) {
+# `column`: for an argument that names columns of `data` (its valid
+# expression, such as `s` or `c(s, s2)`), the full set adds names that are
+# no column. A language object among the values (`quote(x)`) is passed as
+# a value by fuzz_calls(), except to a column argument, where it is a
+# column name.
+fuzz_values <- function(valid, full = FALSE, column = NULL) {
   n <- length(valid)
   quick <- list(NULL, NA, Inf, -1, 1e308, 2^31, "a", numeric(0))
   if (is.numeric(valid) && n > 1) {
@@ -231,8 +238,25 @@ fuzz_values <- function(valid, full = FALSE) {
     NaN, -Inf, 0, 1e9, list(1), TRUE, -1e308, 1e-320, 0.5, 1e16, c(1, NA),
     factor("a"), matrix(1:4, 2), data.frame(), data.frame(x = 1),
     function(x) x, character(0), NA_character_, 3 + 1i, as.raw(1),
-    rep(1, 1e5), list(), quote(x)
+    rep(1, 1e5), list(), quote(x),
+    # missing values of every type, as users pass them (issue 33)
+    NA_real_, NA_integer_
   )
+  if (is.numeric(valid)) {
+    # a factor where a number is expected (read.csv() of a column with a
+    # typo gives one)
+    more <- c(more, list(factor(valid)))
+  }
+  if (is.data.frame(valid)) {
+    # the columns are there, the rows are not
+    more <- c(more, list(valid[0, , drop = FALSE]))
+  }
+  if (!is.null(column)) {
+    # (quote(x) above is the unquoted name)
+    more <- c(more, list(
+      "no_such_column", call("c", column, as.name("no_such_column"))
+    ))
+  }
   if (is.numeric(valid) && n > 1) {
     more <- c(more, list(
       rep(Inf, n), rep(-1, n), rep(0, n), rep(NaN, n), rep(1e308, n),
@@ -261,8 +285,11 @@ fuzz_calls <- function(full = FALSE, fixtures = fuzz_fixtures(),
     )
     named <- setdiff(names(args), "")
     for (a in named) {
-      valid <- tryCatch(eval(args[[a]], fixtures), error = function(e) NULL)
-      vals <- fuzz_values(valid, full)
+      valid <- tryCatch(eval(args[[a]], fixtures), error = function(e) e)
+      # a column argument: its valid expression is found in `data` only
+      column <- if (inherits(valid, "error")) args[[a]]
+      if (inherits(valid, "error")) valid <- NULL
+      vals <- fuzz_values(valid, full, column)
       pick <- seq_along(vals)
       if (thin > 1 && length(named) > 1) {
         pick <- pick[(pick + match(a, named)) %% thin == 0]
@@ -271,6 +298,9 @@ fuzz_calls <- function(full = FALSE, fixtures = fuzz_fixtures(),
         new_args <- args
         if (is.null(vals[[k]])) {
           new_args[a] <- list(NULL)
+        } else if (is.language(vals[[k]]) && is.null(column)) {
+          # the object itself, not a variable of that name
+          new_args[[a]] <- call("quote", vals[[k]])
         } else {
           new_args[[a]] <- vals[[k]]
         }

@@ -181,6 +181,98 @@ test_that("the unclassed errors of the fuzz campaign are classed", {
     ),
     class = "aurc_error_type"
   )
+  # issue 33: the full fuzz set with missing values of every type, a
+  # data frame without columns and language objects as values
+  pd <- data.frame(
+    truth = factor(rep(c("a", "b", "c"), 4)),
+    pa = rep(c(0.7, 0.3, 0.1), 4), pb = rep(c(0.2, 0.3, 0.8), 4),
+    g = rep(1:2, 6)
+  )
+  pd$pc <- 1 - pd$pa - pd$pb
+  classed <- list(
+    # a selection of score columns that is a missing number
+    list(quote(compare_scores(df, scores = NA_real_, loss = f)),
+      "aurc_error_column", "scores"),
+    list(quote(compare_scores(df, scores = NaN, loss = f)),
+      "aurc_error_column", "scores"),
+    list(quote(compare_scores(df, scores = c(1, NA), loss = f)),
+      "aurc_error_column", "scores"),
+    list(quote(compare_scores(df, scores = NA_integer_, loss = f)),
+      "aurc_error_column", "scores"),
+    list(quote(compare_scores(df, scores = 1.5, loss = f)),
+      "aurc_error_column", "scores"),
+    list(quote(selective_power(df, scores = NaN, loss = f, power = 0.8)),
+      "aurc_error_column", "scores"),
+    list(quote(selective_power(df, scores = NA_real_, loss = f, n = 50)),
+      "aurc_error_column", "scores"),
+    # `metric` was called `metrics` in the message
+    list(quote(compare_scores(df, c(a, b), f, metric = "nope")),
+      "aurc_error_value", "metric"),
+    # model outputs as a data frame without columns
+    list(quote(confidence_score(data.frame())), "aurc_error_type", "x"),
+    list(quote(selective_loss(data.frame(), 1:2)), "aurc_error_type", "probs"),
+    list(quote(fit_temperature(data.frame(), 1:2)),
+      "aurc_error_type", "logits"),
+    list(quote(top_label(data.frame(), 1:2)), "aurc_error_type", "probs"),
+    list(quote(classwise_ece_vec(data.frame(), 1:2)),
+      "aurc_error_type", "probs"),
+    # a choice that is no atomic vector
+    list(quote(smooth_ece_vec(s, f, method = data.frame())),
+      "aurc_error_value", "method"),
+    list(quote(smooth_ece_vec(s, f, method = function(x) x)),
+      "aurc_error_value", "method"),
+    list(quote(smooth_ece(df, a, f, method = quote(x))),
+      "aurc_error_value", "method"),
+    list(quote(selective_ci(df, a, f, metrics = "smooth_ece",
+      smooth_method = function(x) x)), "aurc_error_value", "smooth_method"),
+    list(quote(corp_reliability(s, f, band_position = function(x) x)),
+      "aurc_error_value", "band_position"),
+    # metrics that are no names
+    list(quote(selective_ci_vec(s, f, metrics = function(x) x)),
+      "aurc_error_type", "metrics"),
+    list(quote(selective_ci_vec(s, f, metrics = quote(x))),
+      "aurc_error_type", "metrics"),
+    list(quote(selective_ci(df, a, f, metrics = function(x) x)),
+      "aurc_error_type", "metrics"),
+    list(quote(selective_ci_prob(pd, truth, pa, pb, pc,
+      metrics = function(x) x)), "aurc_error_type", "metrics"),
+    # score types that are a function, or 1e5 numbers (formatted for
+    # more than 10 s)
+    list(quote(rc_curve_prob(pd, truth, pa, pb, pc,
+      score_type = function(x) x)), "aurc_error_value", "score_type"),
+    list(quote(failure_roc_curve_prob(pd, truth, pa, pb, pc,
+      score_type = rep(1, 1e5))), "aurc_error_value", "score_type"),
+    list(quote(compare_scores_prob(pd, truth, pa, pb, pc,
+      score_types = function(x) x)), "aurc_error_value", "score_types"),
+    # options of the prob forms: a symbol as value was evaluated again by
+    # do.call(); an unquoted column is not found
+    list(quote(selective_ci_prob(pd, truth, pa, pb, pc,
+      conf_level = quote(x))), "aurc_error_value", "conf_level"),
+    list(quote(calibration_bins_prob(pd, truth, pa, pb, pc,
+      binning = quote(x))), "aurc_error_value", "binning"),
+    list(quote(compare_scores_prob(pd, truth, pa, pb, pc,
+      metric = quote(x))), "aurc_error_type", "metric"),
+    list(quote(selective_ci_prob(pd, truth, pa, pb, pc, strata = g)),
+      "aurc_error_column", "strata")
+  )
+  for (case in classed) {
+    err <- expect_error(eval(case[[1]]), class = case[[2]])
+    expect_match(conditionMessage(err), paste0("`", case[[3]], "`"),
+      fixed = TRUE, info = deparse(case[[1]])
+    )
+  }
+  # the column named as a string, as the error says
+  expect_identical(
+    selective_ci_prob(pd, truth, pa, pb, pc, strata = "g"),
+    selective_ci_prob(pd, truth, pa, pb, pc, strata = pd$g)
+  )
+  expect_snapshot(error = TRUE, {
+    compare_scores(df, scores = NA_real_, loss = f)
+    confidence_score(data.frame())
+    selective_ci_vec(s, f, metrics = function(x) x)
+    failure_roc_curve_prob(pd, truth, pa, pb, pc, score_type = rep(1, 1e5))
+    selective_ci_prob(pd, truth, pa, pb, pc, strata = g)
+  })
   skip_if_not_installed("dplyr")
   empty <- dplyr::group_by(
     data.frame(g = character(), s = numeric(), l = numeric()), g
