@@ -1,4 +1,5 @@
-# The finite-sample study of Zhou et al. (2025), Sec. 4 (DEFINITIONS Sec. 6): the
+# The finite-sample study of Zhou et al. (2025), Sec. 4 (DEFINITIONS Sec. 6):
+# the
 # estimators on random disjoint batches of a test set against the full-set
 # AURC. The kernel (src/core/batch_study.h) sorts the full set once.
 

@@ -262,7 +262,8 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' changed. The trace of loess's hat matrix, which only its summary
 #' statistics use, is approximated (`loess.control(trace.hat =
 #' "approximate")`): the smooth is the same, and the cost is linear in `n`
-#' instead of quadratic (about 2 s at `n = 1e6`). The quantiles are R's default (type 7) quantiles; with case
+#' instead of quadratic (about 2 s at `n = 1e6`). The quantiles are R's default
+#' (type 7) quantiles; with case
 #' weights, the sample `i` counts `w_i` times: with `W = sum w`, position
 #' `h = (W - 1) q + 1` in the sorted `d`, interpolated linearly between the
 #' samples at cumulative weight `floor(h)` and `floor(h) + 1`. So E50 and

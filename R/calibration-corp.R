@@ -61,7 +61,8 @@
 #' @param data A data frame with the columns (one data set: a grouped data
 #'   frame is an error); `confidence`, `correct` and `case_weights` are
 #'   then unquoted columns of it. The vector-first call of earlier
-#'   versions, `corp_reliability(confidence, correct)`, still works and says once per
+#'   versions, `corp_reliability(confidence, correct)`, still works and says
+#'   once per
 #'   session that the order has changed.
 #' @inheritParams calibration_bins
 #' @param score `"brier"` (the default) or `"log"` (see Scores).

@@ -240,7 +240,8 @@ calibration_group_table <- function(res, settings) {
 }
 
 # Top-label confidence and correctness from a probability matrix and class
-# labels (DEFINITIONS Sec. 8): `confidence = max p`, `correct = argmax == label`,
+# labels (DEFINITIONS Sec. 8): `confidence = max p`, `correct = argmax ==
+# label`,
 # the first maximum on ties. Rows with a missing value give NA.
 calibration_from_probs <- function(probs, labels, call) {
   check_prob_matrix(probs, arg = "confidence", call = call)

@@ -236,7 +236,8 @@ smooth_bisection_steps <- 10L
 #' @param data A data frame with the columns (one data set: a grouped data
 #'   frame is an error); `confidence`, `correct` and `case_weights` are
 #'   then unquoted columns of it. The vector-first call of earlier
-#'   versions, `smooth_calibration(confidence, correct)`, still works and says once per
+#'   versions, `smooth_calibration(confidence, correct)`, still works and says
+#'   once per
 #'   session that the order has changed.
 #' @inheritParams smooth_ece_vec
 #' @param times Number of bootstrap resamples for the band (0 for none).

@@ -4,7 +4,8 @@
 #' from a factor `truth` and the class-probability columns of a tidymodels
 #' model, the confidence of a row is its largest probability and it is
 #' correct when that class (the first of tied maxima) is `truth` (Sec. 8
-#' of `system.file("DEFINITIONS.md", package = "aurc")`). They can sit in [yardstick::metric_set()] next to `roc_auc` and
+#' of `system.file("DEFINITIONS.md", package = "aurc")`). They can sit in
+#' [yardstick::metric_set()] next to `roc_auc` and
 #' the selective metrics of [aurc_prob()]; both have direction
 #' `"minimize"`. They exist whether or not yardstick is installed.
 #'

@@ -695,10 +695,11 @@ recycle_common <- function(args, call = rlang::caller_env()) {
 
 # Names chosen from `values` (metric names and the like): a non-empty
 # character vector without NA (`aurc_error_type`), every element known
-# (`aurc_error_value`). `what` says what the names are.
+# (`aurc_error_value`). `what` says what the names are; `hint`, when
+# given, replaces the list of the known names (long lists are cut).
 check_names_in <- function(x, values, what = "metric names",
                            arg = rlang::caller_arg(x),
-                           call = rlang::caller_env()) {
+                           call = rlang::caller_env(), hint = NULL) {
   if (!is.character(x) || length(x) == 0 || anyNA(x)) {
     abort_aurc(
       paste(
@@ -710,13 +711,14 @@ check_names_in <- function(x, values, what = "metric names",
   }
   bad <- setdiff(x, values)
   if (length(bad) > 0) {
-    abort_aurc(
-      c(
-        "{.arg {arg}} must be among {.or {.val {values}}}.",
-        x = "Unknown: {.val {bad}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
+    msg <- if (is.null(hint)) {
+      c("{.arg {arg}} must be among {.or {.val {values}}}.",
+        x = "Unknown: {.val {bad}}.")
+    } else {
+      c("{.arg {arg}} must be {what}.", x = "Unknown: {.val {bad}}.",
+        i = hint)
+    }
+    abort_aurc(msg, class = "aurc_error_value", call = call)
   }
   invisible(x)
 }

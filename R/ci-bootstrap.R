@@ -346,7 +346,10 @@ ci_check_sizes <- function(times, n_scores, n_metrics, n, threads, call) {
 }
 
 ci_check_metrics <- function(metrics, call) {
-  check_names_in(metrics, ci_bootstrap_metrics(), call = call)
+  check_names_in(metrics, ci_bootstrap_metrics(), "names of metrics of aurc",
+    call = call,
+    hint = "{.code metric_info()} lists the metrics and their forms."
+  )
   unique(metrics)
 }
 

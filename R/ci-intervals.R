@@ -165,9 +165,14 @@
 #' interval includes the variability of the bandwidth choice.
 #'
 #' @inheritParams aurc
-#' @param correct Instead of `loss`, for the calibration errors: whether
-#'   each prediction was right (0/1 or logical), as [ece()] takes it; the
-#'   loss is then `1 - correct`. An unquoted column for `selective_ci()`.
+#' @param correct Instead of `loss`, by name: whether each prediction was
+#'   right (0/1 or logical), as [ece()] and every metric take it; the loss
+#'   is then `1 - correct`. An unquoted column for `selective_ci()`.
+#' @param quality Instead of `loss`, by name: a quality in `[0, 1]`
+#'   (higher is better), as [prr()] and [auarc()] take it; the loss is then
+#'   `1 - quality`, so `selective_ci(data, score, quality = q, metrics =
+#'   "prr")` is the interval of `prr(data, score, q)`. An unquoted column
+#'   for `selective_ci()`.
 #' @param truth For the balanced metrics `"aurc_ba"` and `"augrc_ba"`
 #'   ([aurc_ba()]): the true class of each case (an unquoted column for
 #'   `selective_ci()`). A missing class makes the result `NA`, or its row is
@@ -243,7 +248,7 @@
 #' }
 #' @export
 selective_ci <- function(data, score, loss, ..., correct = NULL,
-                         truth = NULL,
+                         quality = NULL, truth = NULL,
                          metrics = c("aurc", "augrc"),
                          method = c("analytic", "bootstrap"),
                          type = "percentile", conf_level = 0.95,
@@ -275,18 +280,24 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     list(
       score = rlang::enquo(score),
       loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
-      correct = rlang::enquo(correct),
+      correct = rlang::enquo(correct), quality = rlang::enquo(quality),
       case_weights = rlang::enquo(case_weights),
       strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
       truth = rlang::enquo(truth)
     ),
-    c("score", "loss", "correct", "case_weights", "strata", "cluster", "truth")
+    c(
+      "score", "loss", "correct", "quality", "case_weights", "strata",
+      "cluster", "truth"
+    )
   )
   values$truth <- ci_check_truth(spec, values$truth, call)
   spec$importance <- weights_kind(values$case_weights) == "importance"
   values$loss <- ci_loss(spec, values$score, values$loss, values$correct,
-    values$case_weights, call
+    values$case_weights, call,
+    quality = values$quality
   )
+  values$correct <- NULL
+  values$quality <- NULL
   groups <- data_groups(data)
   if (!is.null(indices) && length(groups$rows) > 1) {
     abort_aurc(
@@ -313,7 +324,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
 #' @rdname selective_ci
 #' @export
 selective_ci_vec <- function(score, loss, ..., correct = NULL,
-                             truth = NULL,
+                             quality = NULL, truth = NULL,
                              metrics = c("aurc", "augrc"),
                              method = c("analytic", "bootstrap"),
                              type = "percentile", conf_level = 0.95,
@@ -343,7 +354,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
   spec$importance <- weights_kind(case_weights) == "importance"
   case_weights <- plain_weights(case_weights)
   loss <- ci_loss(spec, score, if (missing(loss)) NULL else loss, correct,
-    case_weights, call
+    case_weights, call,
+    quality = quality
   )
   ci_compute(spec, score, loss, case_weights, strata, cluster, indices,
     na_rm, call,
@@ -352,30 +364,41 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
 }
 
 # The loss of selective_ci() and compare_scores(): `loss` (1 = failure) as
-# given, or `1 - correct` (calibration's convention, as in ece()); exactly
-# one of the two. Warns once, on the whole column, when the values look like
-# the other convention or the score ranks the losses backwards.
-ci_loss <- function(spec, score, loss, correct, case_weights, call) {
-  if (!is.null(loss) && !is.null(correct)) {
+# given, `1 - correct` (calibration's convention, as in ece()) or
+# `1 - quality` (as prr() and auarc() take it); exactly one of the three,
+# named by the user. Warns once, on the whole column, when the values look
+# like the other convention or the score ranks the losses backwards.
+ci_loss <- function(spec, score, loss, correct, case_weights, call,
+                    quality = NULL) {
+  given <- c(loss = !is.null(loss), correct = !is.null(correct),
+    quality = !is.null(quality))
+  if (sum(given) > 1) {
     abort_aurc(
       c(
-        "Give {.arg loss} or {.arg correct}, not both.",
-        i = "{.arg correct} is {.code 1 - loss}."
+        "Give one of {.arg {names(given)[given]}}, not several.",
+        i = "{.arg correct} and {.arg quality} are read as {.code loss = 1 -
+             correct} and {.code loss = 1 - quality}."
       ),
       class = "aurc_error_value", call = call
     )
   }
-  if (is.null(loss) && is.null(correct)) {
+  if (!any(given)) {
     abort_aurc(
       c(
         "{.arg loss} is missing.",
         i = paste(
-          "Give the loss (1 = failure), or for the calibration errors the",
-          "correctness as {.code correct = } (1 = right)."
+          "Give the loss (1 = failure), or by name the correctness",
+          "{.code correct = } (1 = right) or a quality {.code quality = }",
+          "(in [0, 1], higher is better, as {.fn prr} takes it)."
         )
       ),
       class = "aurc_error_missing", call = call
     )
+  }
+  if (given[["quality"]]) {
+    loss <- quality_as_loss(quality, call)
+    ci_warn_conventions(spec, score, loss, case_weights, FALSE, call)
+    return(loss)
   }
   from_correct <- !is.null(correct)
   if (from_correct) {
@@ -426,7 +449,10 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
                     coverage_range = NULL, rule = "tie_closed",
                     tpr = 0.95, metrics_arg = "metrics") {
   # (a function or a symbol reached setdiff() unchecked before)
-  check_names_in(metrics, ci_metrics(), arg = metrics_arg, call = call)
+  check_names_in(metrics, ci_metrics(), "names of metrics of aurc",
+    arg = metrics_arg, call = call,
+    hint = "{.code metric_info()} lists the metrics and their forms."
+  )
   base <- setdiff(metrics, c(ci_calibration_metrics, ci_balanced_metrics))
   spec <- metric_set_spec(
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,

@@ -56,9 +56,12 @@
 #'   one unquoted column shared by every score, or one column per score
 #'   (`c(loss_a, loss_b)`, in the order of `scores`) to compare **models**,
 #'   each with its own confidence and its own loss on the same cases.
-#' @param correct Instead of `loss`, for the calibration errors: the
-#'   unquoted column of whether each prediction was right (as [ece()]
-#'   takes it); the loss is `1 - correct`.
+#' @param correct Instead of `loss`: the unquoted column of whether each
+#'   prediction was right (as [ece()] and every metric take it); the loss
+#'   is `1 - correct`.
+#' @param quality Instead of `loss`: the unquoted column of a quality in
+#'   `[0, 1]` (higher is better, as [prr()] and [auarc()] take it); the
+#'   loss is `1 - quality`.
 #' @param truth For `metric = "aurc_ba"` or `"augrc_ba"`: the unquoted
 #'   column of the true class of each case (see [selective_ci()]).
 #' @param metric One metric name (see [selective_ci()]).
@@ -94,7 +97,7 @@
 #' autoplot(cmp)
 #' @export
 compare_scores <- function(data, scores, loss, ..., correct = NULL,
-                           truth = NULL, metric = "aurc",
+                           quality = NULL, truth = NULL, metric = "aurc",
                            method = c("analytic", "bootstrap"),
                            p_adjust = "holm", conf_level = 0.95,
                            type = "percentile", times = 2000, strata = NULL,
@@ -112,7 +115,7 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
     quos = list(
       scores = rlang::enquo(scores),
       loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
-      correct = rlang::enquo(correct),
+      correct = rlang::enquo(correct), quality = rlang::enquo(quality),
       case_weights = rlang::enquo(case_weights),
       strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
       truth = rlang::enquo(truth)
@@ -169,6 +172,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
   spec$importance <- weights_kind(values$case_weights) == "importance"
   for (col in cols) check_numeric_vector(data[[col]], col, call = call)
   losses <- compare_losses(data, spec, cols, quos$loss, quos$correct,
+    quality_quo = quos$quality %||% rlang::quo(NULL),
     values$case_weights, call
   )
   groups <- data_groups(data)
@@ -265,11 +269,12 @@ select_score_columns <- function(data, quo, call, arg = "scores", min = 2) {
 # score (models compared on the same cases, each with its own loss). Returns
 # the loss vectors (one, or one per score) and their names.
 compare_losses <- function(data, spec, cols, loss_quo, correct_quo,
-                           case_weights, call) {
+                           case_weights, call,
+                           quality_quo = rlang::quo(NULL)) {
   if (!rlang::quo_is_null(loss_quo) && loss_is_selection(loss_quo, data)) {
-    if (!rlang::quo_is_null(correct_quo)) {
+    if (!rlang::quo_is_null(correct_quo) || !rlang::quo_is_null(quality_quo)) {
       abort_aurc(
-        "Give {.arg loss} or {.arg correct}, not both.",
+        "Give one of {.arg loss}, {.arg correct} and {.arg quality}.",
         class = "aurc_error_value", call = call
       )
     }
@@ -295,12 +300,17 @@ compare_losses <- function(data, spec, cols, loss_quo, correct_quo,
   }
   loss <- eval_column(data, loss_quo, "loss", call = call)
   correct <- eval_column(data, correct_quo, "correct", call = call)
+  quality <- eval_column(data, quality_quo, "quality", call = call)
   label <- if (!is.null(correct)) {
     paste("1 -", rlang::as_label(correct_quo))
+  } else if (!is.null(quality)) {
+    paste("1 -", rlang::as_label(quality_quo))
   } else {
     rlang::as_label(loss_quo)
   }
-  loss <- ci_loss(spec, data[[cols[1]]], loss, correct, case_weights, call)
+  loss <- ci_loss(spec, data[[cols[1]]], loss, correct, case_weights, call,
+    quality = quality
+  )
   list(values = list(loss), names = label)
 }
 

@@ -1,4 +1,5 @@
-# The metrics of DEFINITIONS Sec. 2 and 4 on a lazy database table (DEFINITIONS Sec. 12).
+# The metrics of DEFINITIONS Sec. 2 and 4 on a lazy database table (DEFINITIONS
+# Sec. 12).
 #
 # Internal API (the one entry point, also for a metric registry):
 #   metric_db(data, metrics, columns, options, call) -> values # nolint

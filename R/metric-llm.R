@@ -16,7 +16,8 @@
 #' * `auarc()`: the area under the accuracy-rejection curve of Lin, Trivedi
 #'   and Sun (2024), `AUARC = 1 - AURC(1 - quality)` with the AURC
 #'   estimator `estimator` (default `"alpha"`, the mean of `Q` at the
-#'   coverages `1/n, 2/n, ..., 1`: Eq. 10 of Zhou et al. 2025). The authors' code
+#'   coverages `1/n, 2/n, ..., 1`: Eq. 10 of Zhou et al. 2025). The authors'
+#'   code
 #'   integrates the same points by the trapezoid rule over positions
 #'   `0, 1/(n-1), ..., 1`, which gives, without ties,
 #'   `(n AUARC - (Q(1/n) + Q(1)) / 2) / (n - 1)`: an `O(1/n)` difference

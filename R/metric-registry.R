@@ -333,7 +333,8 @@ metric_needs_failure <- function(name, opts) {
 # Evaluates the metrics `metrics` on every group in one C++ call
 # (metrics_grouped_impl()). `rows`: NULL for one group of all rows, or a list
 # of row indices per group (as data_groups() gives). Columns are validated
-# once, as prepare_metric_input() does for one vector; the NA rule of DEFINITIONS
+# once, as prepare_metric_input() does for one vector; the NA rule of
+# DEFINITIONS
 # Sec. 10 applies per group. Returns `values` (groups x metrics) and
 # `coverage` (the coverage risk_at_coverage achieved, per group). Warnings
 # (no data, one class, NAURC undefined) are raised per group, as the `_vec`
@@ -412,7 +413,8 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
   list(values = values, coverage = coverage)
 }
 
-# Rows ordered by group, with the NA rule of DEFINITIONS Sec. 10 applied per group.
+# Rows ordered by group, with the NA rule of DEFINITIONS Sec. 10 applied per
+# group.
 # `cols`: a named list of equal-length vectors (converted to double unless
 # `as_double = FALSE`; an empty `case_weights` means none); `rows`: NULL
 # (one group of all rows) or the row indices of every group. A row missing a
@@ -522,12 +524,13 @@ form_outcome <- function(info, loss_arg, env) {
 # Exactly one of the loss argument and `correct`: a classed error naming
 # both otherwise.
 check_outcome_given <- function(given, has_correct, info, loss_arg, call) {
+  read_as <- if (info$input == "quality") "correct" else "1 - correct"
   if (has_correct && given) {
     abort_aurc(
       c(
         "Give {.arg {loss_arg}} or {.arg correct}, not both.",
         i = "{.arg correct} (1 = right) is read as {.code {loss_arg} =
-             {if (info$input == \"quality\") \"correct\" else \"1 - correct\"}}."
+             {read_as}}."
       ),
       class = "aurc_error_value", call = call
     )
@@ -562,7 +565,7 @@ metric_df_form <- function(.name, ..., .env = rlang::caller_env()) {
   loss_arg <- form_loss_arg(info)
   data <- .env$data
   columns <- c("score", loss_arg, "case_weights")
-  correct_quo <- rlang::eval_bare(rlang::expr(rlang::enquo(correct)), .env)
+  correct_quo <- rlang::eval_bare(quote(rlang::enquo(correct)), .env)
   given <- !eval(call("missing", as.name(loss_arg)), .env)
   # (a score table holds its columns: none is given)
   if (!inherits(data, "aurc_score_table")) {

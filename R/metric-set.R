@@ -146,7 +146,8 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
       c(
         "{.arg metrics} must name metrics of {.fn selective_metrics}.",
         x = "Unknown: {.val {bad}}.",
-        i = "{.code metric_info()} lists them ({.code family == \"selective\"})."
+        i = "{.code metric_info()} lists them
+             ({.code family == \"selective\"})."
       ),
       class = "aurc_error_value", call = call
     )

@@ -51,7 +51,8 @@ metric_with <- function(metric, ..., .name = NULL) {
   }
   values <- list(...)
   info <- metric_entry(metric)
-  if (length(values) && (is.null(names(values)) || any(!nzchar(names(values))))) {
+  unnamed <- is.null(names(values)) || any(!nzchar(names(values)))
+  if (length(values) && unnamed) {
     abort_aurc(
       "The options in {.arg ...} must be named.",
       class = "aurc_error_value"
@@ -76,7 +77,8 @@ metric_with <- function(metric, ..., .name = NULL) {
       abort_aurc(
         c(
           "{.val {metric}} needs {.arg {opt}}.",
-          i = "Give it by name, e.g. {.code metric_with(\"{metric}\", {opt} = ...)}."
+          i = "Give it by name, e.g.
+               {.code metric_with(\"{metric}\", {opt} = ...)}."
         ),
         class = c("aurc_error_missing", "aurc_error_value")
       )

@@ -21,7 +21,8 @@
 #' [partial_aurc()] (with `coverage_range`), `fpr_at_tpr_prob()`
 #' [fpr_at_tpr()] (with `tpr`), `achievable_aurc_prob()`
 #' [achievable_aurc()], and `aurc_ba_prob()` and `augrc_ba_prob()`
-#' [aurc_ba()], whose classes are `truth`. The names end in `_prob` so they neither clash with
+#' [aurc_ba()], whose classes are `truth`. The names end in `_prob` so they
+#' neither clash with
 #' those functions (which take a score and a loss) nor with yardstick's
 #' metrics. Each carries yardstick's `direction` (`"minimize"` for the
 #' AURC family, `"maximize"` for the failure AUROC and AUPR), so tuning

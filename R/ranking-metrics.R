@@ -45,7 +45,8 @@ ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
         c(
           "{.arg metrics} must name metrics of aurc.",
           x = "Unknown metric: {.val {m}}.",
-          i = "{.code metric_info()} lists them ({.code family == \"selective\"});
+          i = "{.code metric_info()} lists them
+               ({.code family == \"selective\"});
                {.val {names(ranking_aliases)}} are the other estimators and
                rules of AURC and AUGRC.",
           i = "Give a metric of your own as a named function in a list."

@@ -1,4 +1,5 @@
-# Bootstrap ranking (DEFINITIONS Sec. 7): ranks per replicate, their aggregation,
+# Bootstrap ranking (DEFINITIONS Sec. 7): ranks per replicate, their
+# aggregation,
 # the one-sided signed-rank tests with their adjustment, and the
 # aurc_ranking object.
 
@@ -39,7 +40,8 @@ rank_one_metric <- function(values, higher_better, full, opts, metric,
     warn_aurc(
       c(
         "Metric {.val {metric}} is undefined on the full data of
-         {.val {methods[is.na(full)]}}; its {.field full_value} is {.val {NA}}.",
+         {.val {methods[is.na(full)]}}; its {.field full_value} is
+         {.val {NA}}.",
         i = why
       ),
       class = "aurc_warning_ranking_missing"

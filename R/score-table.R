@@ -86,7 +86,9 @@ score_table <- function(data, score, loss, ..., quality = NULL,
   )
   # a table holds losses: a quality or a correctness is stored as the loss
   # 1 - x, which every metric reads as its engine does
-  other <- list(quality = rlang::enquo(quality), correct = rlang::enquo(correct))
+  other <- list(
+    quality = rlang::enquo(quality), correct = rlang::enquo(correct)
+  )
   given <- c(
     loss = !rlang::quo_is_missing(columns$loss),
     vapply(other, function(q) !rlang::quo_is_null(q), logical(1))

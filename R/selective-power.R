@@ -97,9 +97,12 @@
 #'   confidence and its own loss on the same cases.
 #' @param correct Instead of `loss`: the unquoted column of whether each
 #'   prediction was right; the loss is `1 - correct`.
+#' @param quality Instead of `loss`: the unquoted column of a quality in
+#'   `[0, 1]` (higher is better, as [prr()] takes it); the loss is
+#'   `1 - quality`.
 #' @param metric `"aurc"` (the default), `"augrc"`, `"failure_auroc"`, or
-#'   for a quality in `[0, 1]` given as `loss = 1 - quality`, `"prr"` or
-#'   `"auarc"` ([prr()]).
+#'   for a quality in `[0, 1]` (given as `quality =`, or as `loss = 1 -
+#'   quality`), `"prr"` or `"auarc"` ([prr()]).
 #' @param n The number of cases of the planned study (at least 2), or
 #'   `NULL` to solve for it.
 #' @param power The target power, strictly between `sig_level` and 1, or
@@ -170,6 +173,7 @@
 #' )
 #' @export
 selective_power <- function(data, scores, loss, ..., correct = NULL,
+                            quality = NULL,
                             metric = c("aurc", "augrc", "failure_auroc",
                                        "prr", "auarc"),
                             n = NULL, power = NULL, difference = NULL,
@@ -235,7 +239,7 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
     quos = list(
       scores = rlang::new_quosure(cols, rlang::empty_env()),
       loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
-      correct = rlang::enquo(correct),
+      correct = rlang::enquo(correct), quality = rlang::enquo(quality),
       case_weights = rlang::enquo(case_weights),
       strata = rlang::enquo(strata), cluster = rlang::enquo(cluster)
     ),

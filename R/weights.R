@@ -1,7 +1,8 @@
 # What case weights mean (issue 32). yardstick and tune hand weights over
 # as hardhat classes, and the class says what they are:
 # * hardhat::frequency_weights(), and plain numbers: counts. A case of
-#   weight w stands for w identical cases (DEFINITIONS Sec. 1), so integer weights
+#   weight w stands for w identical cases (DEFINITIONS Sec. 1), so integer
+#   weights
 #   give exactly the result of the rows repeated, standard errors shrink as
 #   the weights grow, and the bootstrap resamples the rows the weights
 #   stand for.

@@ -373,3 +373,34 @@ test_that("coverage at risk: the interval is the literal test inversion", {
     )
   }
 })
+
+test_that("quality = gives PRR and AUARC their own convention in intervals, comparisons and power", {
+  set.seed(91)
+  n <- 300
+  s <- stats::runif(n)
+  q <- pmin(1, pmax(0, s + stats::rnorm(n, 0, 0.3)))
+  d <- data.frame(s = s, s2 = stats::runif(n), q = q)
+  ci <- selective_ci(d, s, quality = q, metrics = c("prr", "auarc"))
+  expect_equal(ci$.estimate, c(prr_vec(s, q), auarc_vec(s, q)),
+    tolerance = 1e-14
+  )
+  expect_identical(
+    selective_ci_vec(s, quality = q, metrics = "prr")$.estimate,
+    selective_ci_vec(s, 1 - q, metrics = "prr")$.estimate
+  )
+  cmp <- compare_scores(d, c(s, s2), quality = q, metric = "prr")
+  expect_equal(cmp$estimates$estimate, c(prr_vec(s, q), prr_vec(d$s2, q)),
+    tolerance = 1e-14
+  )
+  pw <- selective_power(d, c(s, s2), quality = q, metric = "prr", n = 500)
+  pw_loss <- selective_power(transform(d, l = 1 - q), c(s, s2), l,
+    metric = "prr", n = 500
+  )
+  expect_equal(pw$power, pw_loss$power)
+  expect_error(selective_ci(d, s, 1 - q, quality = q, metrics = "prr"),
+    class = "aurc_error_value"
+  )
+  expect_error(selective_ci_vec(s, quality = q * 2, metrics = "prr"),
+    class = "aurc_error"
+  )
+})
