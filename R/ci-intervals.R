@@ -373,9 +373,14 @@ ci_loss <- function(spec, score, loss, correct, case_weights, call,
   given <- c(loss = !is.null(loss), correct = !is.null(correct),
     quality = !is.null(quality))
   if (sum(given) > 1) {
+    both <- names(given)[given]
     abort_aurc(
       c(
-        "Give one of {.arg {names(given)[given]}}, not several.",
+        if (length(both) == 2) {
+          "Give {.arg {both[1]}} or {.arg {both[2]}}, not both."
+        } else {
+          "Give one of {.arg {both}}, not all three."
+        },
         i = "{.arg correct} and {.arg quality} are read as {.code loss = 1 -
              correct} and {.code loss = 1 - quality}."
       ),
