@@ -262,6 +262,8 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
                          corp_score = "brier", binning = "adaptive",
                          na_rm = FALSE, case_weights = NULL, threads = 1) {
   check_dots(...)
+  bound <- ci_with_bound_metrics(metrics)
+  if (!is.null(bound)) return(bound)
   call <- rlang::current_env()
   spec <- ci_spec(
     metrics, method, type, conf_level, times, estimator, augrc_method,
@@ -339,6 +341,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
                              na_rm = FALSE, case_weights = NULL,
                              threads = 1) {
   check_dots(...)
+  bound <- ci_with_bound_metrics(metrics)
+  if (!is.null(bound)) return(bound)
   call <- rlang::current_env()
   spec <- ci_spec(
     metrics, method, type, conf_level, times, estimator, augrc_method,
@@ -596,14 +600,18 @@ ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
 }
 
 # The metrics of an interval spec that count the cases the weights stand
-# for (R/weights-scale.R): the exact optimum (E-AURC, NAURC, PRR), the
-# debiased ECE, ECE and MCE with adaptive bins, the relplot smooth ECE.
+# for (R/weights-scale.R; the `counts` of their registry or catalog
+# entries): the exact optimum (E-AURC, NAURC, PRR), the debiased ECE, ECE
+# and MCE with adaptive bins, the relplot smooth ECE.
 ci_count_metrics <- function(spec) {
-  m <- spec$metrics
-  count_metrics(m, spec$optimum %||% "exact", spec$estimator %||% "alpha") |
-    m == "debiased_l2_ce" |
-    (m %in% c("ece", "mce") & identical(spec$binning, "adaptive")) |
-    (m == "smooth_ece" & identical(spec$smooth_method, "relplot"))
+  o <- list(
+    optimum = spec$optimum %||% "exact",
+    estimator = spec$estimator %||% "alpha", binning = spec$binning,
+    smooth_method = spec$smooth_method
+  )
+  vapply(spec$metrics, metric_counts_cases, logical(1), o,
+    USE.NAMES = FALSE
+  )
 }
 
 warn_ci_scale <- function(metrics, call) {

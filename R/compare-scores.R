@@ -110,6 +110,8 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
                            na_rm = FALSE,
                            case_weights = NULL, threads = 1) {
   check_dots(...)
+  bound <- ci_with_bound_metrics(metric, arg = "metric")
+  if (!is.null(bound)) return(bound)
   compare_scores_run(
     data,
     quos = list(

@@ -93,6 +93,16 @@ metric_catalog_more <- list(
 # collect first.
 db_more_metrics <- c("aurc_ba", "augrc_ba", "ece", "mce")
 
+# Whether a metric reads case weights as counts of cases with the options
+# `opts` (a list: estimator, optimum, binning, smooth_method, ...): its
+# entry's `counts`, NULL (scale-free), TRUE, or a function of the options.
+# R/weights-scale.R gives such a metric NA below one case.
+metric_counts_cases <- function(name, opts) {
+  entry <- metric_registry[[name]] %||% metric_catalog_more[[name]]
+  counts <- entry$counts
+  if (is.function(counts)) isTRUE(counts(opts)) else isTRUE(counts)
+}
+
 metric_catalog_names <- function() {
   c(metric_names(), names(metric_catalog_more))
 }

@@ -4,7 +4,12 @@
 #' call can compare the same metric with different options, for example
 #' two coverage ranges of the partial AURC, and so that forms whose
 #' `metrics` argument takes names only (such as [bootstrap_ranking()]) can
-#' take metrics that need an option.
+#' take metrics that need an option. [selective_metrics()],
+#' [bootstrap_ranking()], [selective_ci()], [selective_ci_vec()] take it in
+#' `metrics =` (a list of names and `metric_with()` objects),
+#' [compare_scores()] as `metric =`. In the intervals each set of options is
+#' its own call, so with `method = "bootstrap"` each draws its own
+#' replicates.
 #'
 #' @param metric The name of a metric of [selective_metrics()] (see
 #'   [metric_info()], `family == "selective"`).
@@ -160,3 +165,66 @@ bind_metrics <- function(metrics, opts, known = metric_names(),
   }
   out
 }
+
+# metric_with() in selective_ci(), selective_ci_vec() and compare_scores():
+# one call per set of options, the user's call with `metrics` (or
+# `metric`) and the bound options replaced, results in the order asked.
+# `frame`: the exported function's frame; `call`, `definition`, `caller`:
+# its call, its definition and its caller (as data_first_call() takes them).
+# Returns NULL when no metric_with() object is given (the function goes on).
+ci_with_bound_metrics <- function(metrics, arg = "metrics",
+                                  frame = parent.frame(),
+                                  call = sys.call(-1),
+                                  definition = sys.function(-1),
+                                  caller = parent.frame(2)) {
+  if (!is_metric_with(metrics) &&
+    !(is.list(metrics) && any(vapply(metrics, is_metric_with, logical(1))))) {
+    return(NULL)
+  }
+  if (is_metric_with(metrics)) metrics <- list(metrics)
+  matched <- as.list(match.call(definition, call, expand.dots = TRUE))
+  fn <- matched[[1]]
+  nms <- names(metrics) %||% rep("", length(metrics))
+  if (arg == "metric" && length(metrics) != 1) {
+    abort_aurc("{.arg metric} must be one metric.",
+      class = "aurc_error_value", call = frame
+    )
+  }
+  # the options of the registry under the names of these functions
+  arg_of <- c(method = "augrc_method")
+  parts <- lapply(seq_along(metrics), function(k) {
+    m <- metrics[[k]]
+    args <- matched[-1]
+    if (is_metric_with(m)) {
+      args[[arg]] <- m$metric
+      for (opt in names(m$options)) {
+        name <- if (opt %in% names(arg_of)) arg_of[[opt]] else opt
+        args[name] <- list(m$options[[opt]])
+      }
+    } else {
+      args[[arg]] <- m
+    }
+    out <- eval(as.call(c(list(fn), args)), caller)
+    if (arg == "metrics" && is_metric_with(m) &&
+      (nzchar(nms[k]) || isTRUE(m$name_given))) {
+      out$.metric <- if (nzchar(nms[k])) nms[k] else m$name
+    }
+    out
+  })
+  if (arg == "metric") return(parts[[1]])
+  out <- dplyr::bind_rows(parts)
+  keys <- setdiff(names(out), ci_table_columns)
+  if (length(keys)) {
+    # group-major, the metrics in the order asked
+    position <- rep(seq_along(parts), vapply(parts, nrow, integer(1)))
+    key <- do.call(paste, c(unname(as.list(out[keys])), sep = "\r"))
+    out <- out[order(match(key, unique(key)), position), , drop = FALSE]
+  }
+  attr(out, "replicates") <- NULL
+  out
+}
+
+ci_table_columns <- c(
+  ".metric", ".estimator", ".estimate", ".lower", ".upper", ".std_error",
+  ".conf_level", ".method", ".coverage"
+)

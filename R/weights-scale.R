@@ -140,10 +140,7 @@ db_weight_scale <- function(maxw) {
 # to the count n.
 count_metrics <- function(metrics, optimum = "exact", estimator = "alpha") {
   o <- list(optimum = optimum, estimator = estimator)
-  vapply(metrics, function(m) {
-    counts <- metric_registry[[m]]$counts
-    if (is.function(counts)) isTRUE(counts(o)) else isTRUE(counts)
-  }, logical(1), USE.NAMES = FALSE)
+  vapply(metrics, metric_counts_cases, logical(1), o, USE.NAMES = FALSE)
 }
 
 # Whether every metric of `metrics` is invariant to scaling all weights.

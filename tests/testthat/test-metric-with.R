@@ -181,3 +181,48 @@ test_that("metric_info() describes every metric and its forms", {
   expect_error(metric_info(1), class = "aurc_error_type")
   expect_error(metric_info(NA_character_), class = "aurc_error_type")
 })
+
+test_that("selective_ci() and compare_scores() take metric_with()", {
+  set.seed(23)
+  n <- 300
+  s <- stats::runif(n)
+  l <- stats::rbinom(n, 1, 0.6 - 0.5 * s)
+  d <- data.frame(s = s, s2 = stats::runif(n), l = l, g = rep(1:2, n / 2))
+  lo <- metric_with("partial_aurc", coverage_range = c(0, 0.5))
+  hi <- metric_with("partial_aurc", coverage_range = c(0.5, 1))
+  ci <- selective_ci(d, s, l, metrics = list("aurc", lo, hi,
+    sele = metric_with("aurc", estimator = "sele")
+  ))
+  expect_identical(ci$.metric, c("aurc", "partial_aurc", "partial_aurc",
+    "sele"))
+  expect_identical(ci$.estimator[2:3], c("coverage=0-0.5", "coverage=0.5-1"))
+  # each row is the interval of the metric with its own options
+  one <- selective_ci(d, s, l, metrics = "partial_aurc",
+    coverage_range = c(0.5, 1)
+  )
+  expect_identical(unlist(ci[3, -1]), unlist(one[1, -1]))
+  expect_equal(ci$.estimate[4], aurc_vec(s, l, estimator = "sele"),
+    tolerance = 1e-14
+  )
+  # grouped: group-major, the metrics in the order asked
+  skip_if_not_installed("dplyr")
+  gr <- selective_ci(dplyr::group_by(d, g), s, l, metrics = list(hi, lo))
+  expect_identical(gr$g, c(1L, 1L, 2L, 2L))
+  expect_identical(gr$.estimator, rep(c("coverage=0.5-1", "coverage=0-0.5"),
+    2))
+  expect_equal(gr$.estimate[3],
+    partial_aurc_vec(s[d$g == 2], l[d$g == 2], coverage_range = c(0.5, 1)),
+    tolerance = 1e-14
+  )
+  v <- selective_ci_vec(s, l, metrics = list(lo))
+  expect_identical(unlist(v), unlist(selective_ci_vec(s, l,
+    metrics = "partial_aurc", coverage_range = c(0, 0.5))))
+  cmp <- compare_scores(d, c(s, s2), l, metric = lo)
+  ref <- compare_scores(d, c(s, s2), l, metric = "partial_aurc",
+    coverage_range = c(0, 0.5)
+  )
+  expect_identical(cmp$tests, ref$tests)
+  expect_error(compare_scores(d, c(s, s2), l, metric = list(lo, hi)),
+    class = "aurc_error_value"
+  )
+})
