@@ -111,10 +111,7 @@ metric_catalog_names <- function() {
 # unknown name: callers validate user input first).
 metric_entry <- function(name) {
   info <- metric_registry[[name]]
-  if (!is.null(info)) {
-    info$family <- "selective"
-    return(info)
-  }
+  if (!is.null(info)) return(info)
   info <- metric_catalog_more[[name]]
   if (is.null(info)) {
     abort_aurc("Unknown metric {.val {name}}.", .internal = TRUE)
