@@ -90,12 +90,15 @@ autoplot.aurc_ranking <- function(object, type = c("significance", "blob",
 }
 
 # A panel per metric (and group): its label, and method labels made unique
-# per panel so each panel keeps its own ranking order.
+# per panel so each panel keeps its own ranking order. The options of a
+# metric_with() name go on a line of their own ("partial_aurc\n[coverage=
+# 0-0.5]"), or a strip of a third of the width cuts them off.
 ranking_panel <- function(tab, settings) {
+  metric <- sub("[", "\n[", tab$metric, fixed = TRUE)
   if (isTRUE(settings$grouped)) {
-    paste0(tab$group, ": ", tab$metric)
+    paste0(tab$group, ": ", metric)
   } else {
-    tab$metric
+    metric
   }
 }
 

@@ -180,3 +180,12 @@ test_that("adjust_p_values() and the map's options: bad input", {
   expect_snapshot(error = TRUE, autoplot(rk, p_adjust = "sidak"))
   expect_snapshot(p <- autoplot(rk, type = "blob", alpha = 0.1))
 })
+
+test_that("a metric_with() name puts its options on a line of its own in a strip", {
+  tab <- data.frame(metric = c("aurc", "partial_aurc[coverage=0-0.5]"),
+    group = "g")
+  expect_identical(ranking_panel(tab, list()),
+    c("aurc", "partial_aurc\n[coverage=0-0.5]"))
+  expect_identical(ranking_panel(tab, list(grouped = TRUE)),
+    c("g: aurc", "g: partial_aurc\n[coverage=0-0.5]"))
+})
