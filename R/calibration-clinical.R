@@ -66,7 +66,10 @@
 #' calibration_slope(df, confidence, correct)
 #' @export
 calibration_slope_vec <- function(confidence, correct, ..., eps = 1e-8,
-                                  na_rm = FALSE, case_weights = NULL) {
+
+                                  loss = NULL, na_rm = FALSE,
+                                  case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   eps <- check_eps(eps, call)
@@ -78,7 +81,8 @@ calibration_slope_vec <- function(confidence, correct, ..., eps = 1e-8,
 #' @rdname calibration_slope_vec
 #' @export
 calibration_slope <- function(data, confidence, correct, ..., eps = 1e-8,
-                              na_rm = FALSE, case_weights = NULL) {
+                              loss = NULL, na_rm = FALSE, case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   eps <- check_eps(eps, call)
@@ -100,7 +104,10 @@ calibration_slope <- function(data, confidence, correct, ..., eps = 1e-8,
 #' @rdname calibration_slope_vec
 #' @export
 calibration_intercept_vec <- function(confidence, correct, ..., eps = 1e-8,
-                                      na_rm = FALSE, case_weights = NULL) {
+
+                                      loss = NULL, na_rm = FALSE,
+                                      case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   eps <- check_eps(eps, call)
@@ -112,8 +119,9 @@ calibration_intercept_vec <- function(confidence, correct, ..., eps = 1e-8,
 #' @rdname calibration_slope_vec
 #' @export
 calibration_intercept <- function(data, confidence, correct, ...,
-                                  eps = 1e-8, na_rm = FALSE,
+                                  eps = 1e-8, loss = NULL, na_rm = FALSE,
                                   case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   eps <- check_eps(eps, call)
@@ -306,8 +314,9 @@ warn_recalibration_undefined <- function(what, why, call) {
 NULL
 
 new_ici_vec <- function(metric) {
-  function(confidence, correct, ..., span = 0.75, na_rm = FALSE,
-           case_weights = NULL) {
+  function(confidence, correct, ..., span = 0.75, loss = NULL,
+           na_rm = FALSE, case_weights = NULL) {
+    correct_from_loss()
     check_dots(...)
     call <- rlang::current_env()
     check_span(span, call)
@@ -317,8 +326,9 @@ new_ici_vec <- function(metric) {
 }
 
 new_ici_df <- function(metric) {
-  function(data, confidence, correct, ..., span = 0.75, na_rm = FALSE,
-           case_weights = NULL) {
+  function(data, confidence, correct, ..., span = 0.75, loss = NULL,
+           na_rm = FALSE, case_weights = NULL) {
+    correct_from_loss()
     check_dots(...)
     call <- rlang::current_env()
     check_span(span, call)
@@ -534,8 +544,9 @@ weighted_quantile7 <- function(x, w, q) {
 #' calibration_summary(data.frame(confidence, correct), confidence, correct)
 #' @export
 calibration_summary <- function(data, confidence, correct, ..., eps = 1e-8,
-                                span = 0.75, na_rm = FALSE,
+                                span = 0.75, loss = NULL, na_rm = FALSE,
                                 case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   eps <- check_eps(eps, call)

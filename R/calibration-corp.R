@@ -330,8 +330,9 @@ print.aurc_corp <- function(x, ...) {
 #' }
 #' @export
 corp_mcb_vec <- function(confidence, correct, ...,
-                         score = c("brier", "log"), na_rm = FALSE,
+                         score = c("brier", "log"), loss = NULL, na_rm = FALSE,
                          case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
@@ -347,8 +348,9 @@ corp_mcb_vec <- function(confidence, correct, ...,
 #' @rdname corp_mcb_vec
 #' @export
 corp_mcb <- function(data, confidence, correct, ...,
-                     score = c("brier", "log"), na_rm = FALSE,
+                     score = c("brier", "log"), loss = NULL, na_rm = FALSE,
                      case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",
@@ -373,8 +375,10 @@ corp_mcb <- function(data, confidence, correct, ...,
 #' @rdname corp_mcb_vec
 #' @export
 corp_decomposition <- function(data, confidence, correct, ...,
-                               score = c("brier", "log"), na_rm = FALSE,
+                               score = c("brier", "log"),
+                               loss = NULL, na_rm = FALSE,
                                case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",

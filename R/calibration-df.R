@@ -45,7 +45,10 @@ calibration_bins_df <- function(data, confidence, correct, ...,
                                 binning = "adaptive", n_bins = 10,
                                 conf_level = 0.9, min_remaining = 40,
                                 min_range = 0.05, breaks = NULL,
-                                na_rm = FALSE, case_weights = NULL) {
+
+                                loss = NULL, na_rm = FALSE,
+                                case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(

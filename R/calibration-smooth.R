@@ -102,8 +102,10 @@
 #' }
 #' @export
 smooth_ece_vec <- function(confidence, correct, ..., sigma = NULL,
-                           method = c("fine", "relplot"), na_rm = FALSE,
+                           method = c("fine", "relplot"),
+                           loss = NULL, na_rm = FALSE,
                            case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   opts <- smooth_options(sigma, method, call)
@@ -122,8 +124,10 @@ smooth_ece_vec <- function(confidence, correct, ..., sigma = NULL,
 #' @rdname smooth_ece_vec
 #' @export
 smooth_ece <- function(data, confidence, correct, ..., sigma = NULL,
-                       method = c("fine", "relplot"), na_rm = FALSE,
+                       method = c("fine", "relplot"),
+                       loss = NULL, na_rm = FALSE,
                        case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   opts <- smooth_options(sigma, method, call)

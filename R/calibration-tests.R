@@ -62,6 +62,9 @@
 #' @param confidence,correct The confidence in `[0, 1]` and the 0/1 (or
 #'   logical) correctness: vectors for `calibration_test_vec()`, unquoted
 #'   column names of `data` (or expressions of its columns) otherwise.
+#' @param loss Instead of `correct`, by name: the 0/1 failure indicator
+#'   (1 = the prediction was wrong), read as `correct = 1 - loss`, as every
+#'   function of the package reads the two names; give one of the two.
 #' @param ... Not used; must be empty.
 #' @param method One or more of `"spiegelhalter"`, `"ks"`, `"kuiper"` (all
 #'   three by default).
@@ -110,7 +113,8 @@
 #' @export
 calibration_test <- function(data, confidence, correct, ...,
                              method = c("spiegelhalter", "ks", "kuiper"),
-                             na_rm = FALSE, case_weights = NULL) {
+                             loss = NULL, na_rm = FALSE, case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   method <- check_test_methods(method, call)
@@ -137,7 +141,10 @@ calibration_test <- function(data, confidence, correct, ...,
 #' @export
 calibration_test_vec <- function(confidence, correct, ...,
                                  method = c("spiegelhalter", "ks", "kuiper"),
-                                 na_rm = FALSE, case_weights = NULL) {
+
+                                 loss = NULL, na_rm = FALSE,
+                                 case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   method <- check_test_methods(method, call)

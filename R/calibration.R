@@ -123,6 +123,9 @@
 #'   a probability matrix in `confidence`, the true classes instead (numbers
 #'   `1..ncol(confidence)` or a factor), and a row is correct when its
 #'   largest probability (the first of tied maxima) is on its class.
+#' @param loss Instead of `correct`, by name: the 0/1 failure indicator
+#'   (1 = the prediction was wrong), read as `correct = 1 - loss`, as every
+#'   function of the package reads the two names; give one of the two.
 #' @param ... Not used; must be empty.
 #' @param binning One of `"adaptive"`, `"equal_width"`, `"equal_mass"`,
 #'   `"ding2020"`, `"kumar2019"`, `"kumar2019_legacy"` (see Binnings).
@@ -185,8 +188,10 @@
 calibration_bins <- function(data, confidence, correct, ...,
                              binning = "adaptive", n_bins = 10,
                              conf_level = 0.9, min_remaining = 40,
-                             min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                             min_range = 0.05, breaks = NULL,
+                             loss = NULL, na_rm = FALSE,
                              case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -258,7 +263,10 @@ calibration_bins_vec <- function(confidence, correct, ...,
                                  binning = "adaptive", n_bins = 10,
                                  conf_level = 0.9, min_remaining = 40,
                                  min_range = 0.05, breaks = NULL,
-                                 na_rm = FALSE, case_weights = NULL) {
+
+                                 loss = NULL, na_rm = FALSE,
+                                 case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -790,7 +798,8 @@ calibration_print_table <- function(x) {
 ece <- function(data, confidence, correct, ..., binning = "adaptive",
                 n_bins = 10, conf_level = 0.9, min_remaining = 40,
                 min_range = 0.05, breaks = NULL, debias = FALSE,
-                na_rm = FALSE, case_weights = NULL) {
+                loss = NULL, na_rm = FALSE, case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -809,7 +818,8 @@ ece <- function(data, confidence, correct, ..., binning = "adaptive",
 ece_vec <- function(confidence, correct, ..., binning = "adaptive",
                     n_bins = 10, conf_level = 0.9, min_remaining = 40,
                     min_range = 0.05, breaks = NULL, debias = FALSE,
-                    na_rm = FALSE, case_weights = NULL) {
+                    loss = NULL, na_rm = FALSE, case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -825,8 +835,9 @@ ece_vec <- function(confidence, correct, ..., binning = "adaptive",
 #' @export
 mce <- function(data, confidence, correct, ..., binning = "adaptive",
                 n_bins = 10, conf_level = 0.9, min_remaining = 40,
-                min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                min_range = 0.05, breaks = NULL, loss = NULL, na_rm = FALSE,
                 case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
@@ -843,8 +854,9 @@ mce <- function(data, confidence, correct, ..., binning = "adaptive",
 #' @export
 mce_vec <- function(confidence, correct, ..., binning = "adaptive",
                     n_bins = 10, conf_level = 0.9, min_remaining = 40,
-                    min_range = 0.05, breaks = NULL, na_rm = FALSE,
+                    min_range = 0.05, breaks = NULL, loss = NULL, na_rm = FALSE,
                     case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   settings <- calibration_settings(
