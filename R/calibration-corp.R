@@ -100,9 +100,10 @@ corp_reliability <- function(data, confidence, correct, ...,
                              band_level = 0.9,
                              band_position = c("diagonal", "estimate"),
                              band_method = c("resampling", "asymptotic"),
+                             loss = NULL,
                              na_rm = FALSE, case_weights = NULL) {
   data_first_call(corp_reliability_vectors,
-    c("confidence", "correct", "case_weights")
+    c("confidence", "correct", "case_weights", "loss")
   )
 }
 
@@ -115,7 +116,9 @@ corp_reliability_vectors <- function(confidence, correct, ...,
                                                        "estimate"),
                                      band_method = c("resampling",
                                                      "asymptotic"),
+                                     loss = NULL,
                                      na_rm = FALSE, case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   score <- check_choice(first_choice(score), c("brier", "log"), arg = "score",

@@ -269,10 +269,11 @@ smooth_bisection_steps <- 10L
 #' @export
 smooth_calibration <- function(data, confidence, correct, ..., sigma = NULL,
                                method = c("fine", "relplot"), times = 200,
-                               conf_level = 0.95, na_rm = FALSE,
+                               conf_level = 0.95, loss = NULL,
+                               na_rm = FALSE,
                                case_weights = NULL) {
   data_first_call(smooth_calibration_vectors,
-    c("confidence", "correct", "case_weights")
+    c("confidence", "correct", "case_weights", "loss")
   )
 }
 
@@ -281,7 +282,9 @@ smooth_calibration_vectors <- function(confidence, correct, ...,
                                        sigma = NULL,
                                        method = c("fine", "relplot"),
                                        times = 200, conf_level = 0.95,
+                                       loss = NULL,
                                        na_rm = FALSE, case_weights = NULL) {
+  correct_from_loss()
   check_dots(...)
   call <- rlang::current_env()
   opts <- smooth_options(sigma, method, call)

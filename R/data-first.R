@@ -48,7 +48,9 @@ data_first_call <- function(impl, columns, frame = parent.frame(),
   values <- list()
   for (arg in columns) {
     if (!arg %in% names(args)) {
-      if (arg == "case_weights") next
+      # optional columns; `correct` may be given as `loss`
+      if (arg %in% c("case_weights", "loss")) next
+      if (arg == "correct" && "loss" %in% names(args)) next
       abort_aurc("{.arg {arg}} is missing: name a column of {.arg data}.",
         class = c("aurc_error_missing", "aurc_error_value"), call = frame
       )

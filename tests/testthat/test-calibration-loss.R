@@ -42,3 +42,25 @@ test_that("loss = gives the result of correct = 1 - loss in every form", {
     tolerance = 1e-12
   )
 })
+
+test_that("corp_reliability() and smooth_calibration() take loss = too", {
+  set.seed(42)
+  conf <- round(stats::runif(300, 0.5, 1), 2)
+  ok <- stats::rbinom(300, 1, conf)
+  d <- data.frame(conf, ok, f = 1 - ok)
+  set.seed(1)
+  a <- corp_reliability(d, conf, ok, times = 10)
+  set.seed(1)
+  expect_equal(corp_reliability(d, conf, loss = f, times = 10), a)
+  set.seed(1)
+  expect_equal(suppressMessages(corp_reliability(conf, loss = 1 - ok,
+    times = 10)), a)
+  set.seed(2)
+  s <- smooth_calibration(d, conf, ok, times = 5)
+  set.seed(2)
+  expect_equal(smooth_calibration(d, conf, loss = f, times = 5), s)
+  expect_error(corp_reliability(d, conf, ok, loss = f),
+    class = "aurc_error_value"
+  )
+  expect_error(corp_reliability(d, conf), class = "aurc_error_missing")
+})
