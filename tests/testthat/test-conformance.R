@@ -366,3 +366,97 @@ test_that("a form metric_info() denies is a classed error", {
     }
   }
 })
+
+# The same matrix for the metrics outside the registry whose forms
+# metric_info() claims beyond the vector form: the balanced metrics (with
+# the classes, `truth`) and the binned calibration errors (confidence and
+# correctness). Each form equals the vector form, or is NA with a classed
+# warning, or a classed error.
+test_that("the conformance matrix holds for the balanced and binned calibration metrics", {
+  skip_on_cran()
+  skip_if_not_installed("dplyr")
+  skip_if_not_installed("RSQLite")
+  info <- metric_info(c("aurc_ba", "augrc_ba", "ece", "mce"))
+  set.seed(35)
+  n <- 60
+  conf <- round(stats::runif(n, 0.3, 1), 1)
+  f <- stats::rbinom(n, 1, 1 - conf)
+  y <- factor(sample(c("a", "b", "c"), n, replace = TRUE))
+  w <- round(stats::runif(n, 0.5, 3) * 4) / 4
+  edges <- list(
+    ties = list(s = conf, f = f),
+    weights = list(s = conf, f = f, w = w),
+    na_removed = list(s = replace(conf, 4, NA), f = f, na_rm = TRUE),
+    one_class = list(s = conf, f = rep(0, n)),
+    one_row = list(s = 0.8, f = 1),
+    weights_tiny = list(s = conf, f = f, w = w * 2^-997),
+    weights_huge = list(s = conf, f = f, w = w * 2^664)
+  )
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  withr::defer(DBI::dbDisconnect(con))
+  cells <- 0
+  for (k in seq_len(nrow(info))) {
+    m <- info$metric[k]
+    balanced <- info$family[k] == "balanced"
+    vec <- getExportedValue("aurc", paste0(m, "_vec"))
+    fn <- getExportedValue("aurc", m)
+    for (edge in names(edges)) {
+      x <- edges[[edge]]
+      nn <- length(x$s)
+      yy <- y[seq_len(nn)]
+      d <- data.frame(s = x$s, f = x$f, ok = 1 - x$f, y = yy,
+        w = if (is.null(x$w)) 1 else x$w, g = 1)
+      cw <- if (is.null(x$w)) NULL else quote(w)
+      nr <- isTRUE(x$na_rm)
+      # equal-width bins: the adaptive ones count cases (metric_info())
+      opts <- if (balanced) list() else list(binning = "equal_width")
+      ref <- conformance_run(if (balanced) {
+        vec(x$s, x$f, yy, na_rm = nr, case_weights = x$w)
+      } else {
+        do.call(vec, c(list(x$s, 1 - x$f), opts,
+          list(na_rm = nr, case_weights = x$w)))
+      })
+      df_call <- function(data, by_loss = FALSE) {
+        args <- if (balanced) {
+          list(data, quote(s), quote(f), quote(y))
+        } else if (by_loss) {
+          c(list(data, quote(s), loss = quote(f)), opts)
+        } else {
+          c(list(data, quote(s), quote(ok)), opts)
+        }
+        do.call(fn, c(args, list(na_rm = nr, case_weights = cw)))$.estimate
+      }
+      forms <- list(
+        data_frame = function() df_call(d),
+        grouped = function() df_call(dplyr::group_by(d, g)),
+        by_loss = if (!balanced) function() df_call(d, by_loss = TRUE),
+        sqlite = function() {
+          DBI::dbWriteTable(con, "t", d, overwrite = TRUE)
+          df_call(dplyr::tbl(con, "t"))
+        },
+        bootstrap_interval = if (!nr) function() {
+          args <- list(x$s, x$f, metrics = m, method = "bootstrap",
+            times = 10, case_weights = x$w)
+          if (balanced) args$truth <- yy else args$binning <- "equal_width"
+          do.call(selective_ci_vec, args)$.estimate
+        }
+      )
+      forms <- Filter(Negate(is.null), forms)
+      for (form in names(forms)) {
+        cell <- conformance_run(forms[[form]]())
+        expect_conformant(cell, ref, paste(m, form, edge, sep = " / "))
+        cells <- cells + 1
+      }
+      if (edge %in% c("weights_tiny", "weights_huge")) {
+        base <- conformance_run(if (balanced) {
+          vec(conf, f, y, case_weights = w)
+        } else {
+          do.call(vec, c(list(conf, 1 - f), opts, list(case_weights = w)))
+        })
+        expect_conformant(ref, base, paste(m, "vec", edge, "against weights",
+          sep = " / "))
+      }
+    }
+  }
+  expect_gt(cells, 100)
+})
