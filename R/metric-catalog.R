@@ -157,7 +157,7 @@ metric_forms <- function(name) {
     vec = paste0(name, "_vec") %in% exports,
     data_frame = name %in% exports,
     prob = paste0(name, "_prob") %in% exports,
-    selective_metrics = registry,
+    selective_metrics = registry || name %in% set_calibration_metrics,
     analytic_interval = name %in% ci_metrics() &&
       !name %in% c(ci_bootstrap_only, without_influence(name, list())),
     bootstrap_interval = name %in% ci_metrics(),

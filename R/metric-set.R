@@ -15,9 +15,12 @@
 #' `coverage_range`), `"fpr_at_tpr"` (`tpr`), `"achievable_aurc"`
 #' ([fpr_at_tpr_vec()]), `"auarc"` ([auarc_vec()], `estimator`) and `"prr"`
 #' ([prr_vec()], `max_rejection`); the last two read the loss as
-#' `1 - quality`.
-#' `"failure_auroc"`, `"failure_aupr"`, `"eaugrc"`, `"fpr_at_tpr"`,
-#' `"achievable_aurc"` and `"eaurc"` with
+#' `1 - quality`. `"success_aupr"` ([success_aupr_vec()]). The calibration
+#' errors `"ece"` and `"mce"` ([ece_vec()], adaptive bins) read the score
+#' as the confidence (in `[0, 1]`) and the 0/1 loss as the failure
+#' indicator (`correct = 1 - loss`); they are computed in memory only.
+#' `"failure_auroc"`, `"failure_aupr"`, `"success_aupr"`, `"eaugrc"`,
+#' `"fpr_at_tpr"`, `"achievable_aurc"`, `"ece"`, `"mce"` and `"eaurc"` with
 #' `optimum = "asymptotic"` need a 0/1 loss.
 #'
 #' @inheritParams aurc
@@ -62,6 +65,16 @@ selective_metrics <- function(data, score, loss, metrics = default_metrics,
     max_rejection = max_rejection, coverage_range = coverage_range,
     rule = rule, tpr = tpr
   )
+  if (is_remote_data(data) && length(spec$calibration)) {
+    abort_aurc(
+      c(
+        "{.fn selective_metrics} computes {.val {spec$metrics[spec$calibration]}}
+         in memory only.",
+        i = "On a database table use {.fn ece} or {.fn mce} themselves."
+      ),
+      class = "aurc_error_type", call = call
+    )
+  }
   if (is_remote_data(data)) {
     columns <- list(
       score = rlang::enquo(score), loss = rlang::enquo(loss),
@@ -140,7 +153,7 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
       class = "aurc_error_type", call = call
     )
   }
-  bad <- setdiff(metrics, all_metrics)
+  bad <- setdiff(metrics, c(all_metrics, set_calibration_metrics))
   if (length(bad) > 0) {
     abort_aurc(
       c(
@@ -153,16 +166,30 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
     )
   }
   metrics <- unique(metrics)
-  options <- check_metric_options(metrics, form_values,
+  registry <- metrics %in% all_metrics
+  options <- check_metric_options(metrics[registry], form_values,
     call = call, always = c("estimator", "method", "optimum")
   )
-  labels <- vapply(metrics, metric_estimator_label, character(1), options)
+  labels <- vapply(metrics, function(m) {
+    if (m %in% all_metrics) metric_estimator_label(m, options) else "adaptive"
+  }, character(1))
   list(
     metrics = metrics, names = metrics, options = options,
     labels = unname(labels),
-    sets = list(list(idx = seq_along(metrics), options = options))
+    sets = if (any(registry)) {
+      list(list(idx = which(registry), options = options))
+    } else {
+      list()
+    },
+    calibration = which(!registry)
   )
 }
+
+# The calibration errors selective_metrics() computes beside the registry's
+# metrics: the score is read as the confidence (in [0, 1]) and the loss as
+# the 0/1 failure indicator (correct = 1 - loss), with the adaptive bins of
+# ece() and mce() by default.
+set_calibration_metrics <- c("ece", "mce")
 
 # metric_set_spec() of a list of names and metric_with() objects: the
 # plain names take the form's options, the bound ones their own.
@@ -219,6 +246,13 @@ metric_set_bound_spec <- function(metrics, form_values, call) {
 metric_set_values <- function(spec, score, loss, case_weights, rows, na_rm,
                               call) {
   values <- NULL
+  n_groups <- if (is.null(rows)) 1L else length(rows)
+  if (length(spec$calibration)) {
+    values <- matrix(NA_real_, n_groups, length(spec$metrics))
+    values[, spec$calibration] <- set_calibration_values(spec, score, loss,
+      case_weights, rows, na_rm, call
+    )
+  }
   for (set in spec$sets) {
     res <- metrics_by_group(score, loss, case_weights, rows,
       spec$metrics[set$idx], set$options, na_rm,
@@ -232,6 +266,31 @@ metric_set_values <- function(spec, score, loss, case_weights, rows, na_rm,
     values[, set$idx] <- v
   }
   values
+}
+
+# The calibration errors of a metric set, groups x metrics: ece() and mce()
+# of each group with the score as the confidence and 1 - loss as the
+# correctness (the loss must be 0/1; the error names `loss`).
+set_calibration_values <- function(spec, score, loss, case_weights, rows,
+                                   na_rm, call) {
+  check_failure(loss, length(loss), "loss", call = call)
+  settings <- calibration_settings("adaptive", TRUE, 10, 0.9, 40, 0.05,
+    NULL,
+    call = call
+  )
+  if (is.null(rows)) rows <- list(seq_along(score))
+  metrics <- spec$metrics[spec$calibration]
+  w <- plain_weights(case_weights)
+  out <- matrix(NA_real_, length(rows), length(metrics))
+  for (g in seq_along(rows)) {
+    i <- rows[[g]]
+    for (j in seq_along(metrics)) {
+      out[g, j] <- calibration_metric(score[i], 1 - as.double(loss[i]),
+        if (length(w)) w[i] else NULL, settings, na_rm, metrics[j], call
+      )
+    }
+  }
+  out
 }
 
 # The same on a lazy table: one query per set of options.

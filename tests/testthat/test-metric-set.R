@@ -117,3 +117,46 @@ test_that("errors", {
     selective_metrics(data.frame(s = 1), s, l)
   })
 })
+
+test_that("selective_metrics() takes ECE and MCE beside the selective metrics", {
+  set.seed(44)
+  conf <- stats::runif(300, 0.5, 1)
+  f <- stats::rbinom(300, 1, 1 - conf)
+  w <- stats::runif(300)
+  r <- selective_metrics_vec(conf, f, metrics = c("aurc", "ece", "mce"),
+    case_weights = w
+  )
+  expect_identical(r$.metric, c("aurc", "ece", "mce"))
+  expect_identical(r$.estimator, c("alpha", "adaptive", "adaptive"))
+  expect_identical(r$.estimate, c(aurc_vec(conf, f, case_weights = w),
+    ece_vec(conf, 1 - f, case_weights = w),
+    mce_vec(conf, 1 - f, case_weights = w)))
+  expect_identical(selective_metrics_vec(conf, f, metrics = "ece")$.estimate,
+    ece_vec(conf, 1 - f))
+  expect_identical(
+    selective_metrics_vec(c(conf, NA), c(f, 0), metrics = "ece")$.estimate,
+    NA_real_
+  )
+  expect_error(selective_metrics_vec(conf, f + 0.5, metrics = "ece"),
+    class = "aurc_error_value"
+  )
+  expect_error(selective_metrics_vec(conf * 2, f, metrics = "ece"),
+    class = "aurc_error"
+  )
+  skip_if_not_installed("dplyr")
+  d <- data.frame(conf, f, g = rep(1:3, 100))
+  r2 <- selective_metrics(dplyr::group_by(d, g), conf, f,
+    metrics = c("ece", "aurc")
+  )
+  for (k in 1:3) {
+    i <- d$g == k
+    expect_identical(r2$.estimate[r2$g == k],
+      c(ece_vec(conf[i], 1 - f[i]), aurc_vec(conf[i], f[i])))
+  }
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "t", d)
+  expect_error(selective_metrics(dplyr::tbl(con, "t"), conf, f,
+    metrics = "ece"), class = "aurc_error_type")
+})
