@@ -270,7 +270,9 @@ metric_set_values <- function(spec, score, loss, case_weights, rows, na_rm,
 
 # The calibration errors of a metric set, groups x metrics: ece() and mce()
 # of each group with the score as the confidence and 1 - loss as the
-# correctness (the loss must be 0/1; the error names `loss`).
+# correctness (the loss must be 0/1; the error names `loss`), every group
+# binned in one C++ call (calibration_groups(), as ece() on a grouped data
+# frame).
 set_calibration_values <- function(spec, score, loss, case_weights, rows,
                                    na_rm, call) {
   check_failure(loss, length(loss), "loss", call = call)
@@ -278,19 +280,10 @@ set_calibration_values <- function(spec, score, loss, case_weights, rows,
     NULL,
     call = call
   )
-  if (is.null(rows)) rows <- list(seq_along(score))
-  metrics <- spec$metrics[spec$calibration]
-  w <- plain_weights(case_weights)
-  out <- matrix(NA_real_, length(rows), length(metrics))
-  for (g in seq_along(rows)) {
-    i <- rows[[g]]
-    for (j in seq_along(metrics)) {
-      out[g, j] <- calibration_metric(score[i], 1 - as.double(loss[i]),
-        if (length(w)) w[i] else NULL, settings, na_rm, metrics[j], call
-      )
-    }
-  }
-  out
+  res <- calibration_groups(score, 1 - as.double(loss),
+    plain_weights(case_weights), rows, settings, na_rm, call
+  )
+  do.call(cbind, res[spec$metrics[spec$calibration]])
 }
 
 # The same on a lazy table: one query per set of options.
