@@ -65,8 +65,8 @@ ci_bootstrap_impl <- function(score, loss, case_weights, metrics, estimator, met
     .Call(`_aurc_ci_bootstrap_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, calibration, strata, n_strata, cluster, n_clusters, indices, times, seed, threads, jackknife, truth, n_classes, progress)
 }
 
-ci_bootstrap_counts_impl <- function(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed) {
-    .Call(`_aurc_ci_bootstrap_counts_impl`, score, case_weights, strata, n_strata, cluster, n_clusters, times, seed)
+ci_bootstrap_counts_impl <- function(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed, first) {
+    .Call(`_aurc_ci_bootstrap_counts_impl`, score, case_weights, strata, n_strata, cluster, n_clusters, times, seed, first)
 }
 
 balanced_metric_impl <- function(score, loss, cls, n_classes, case_weights, metric, threads) {

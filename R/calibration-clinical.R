@@ -35,6 +35,12 @@
 #' separated by the confidence (every wrong prediction at or below every
 #' right one, or the reverse), including when all confidences are equal.
 #'
+#' Intervals and paired comparisons: [selective_ci()] and
+#' [compare_scores()] with `metrics = "calibration_slope"` or
+#' `"calibration_intercept"`, analytic (the robust sandwich standard error
+#' of the fit, from its influence function; see [influence_functions]) or by
+#' the bootstrap.
+#'
 #' @inheritParams calibration_test
 #' @param eps Confidences are clipped to `[eps, 1 - eps]` before the logit,
 #'   a number in `(0, 0.5)`.
@@ -159,8 +165,9 @@ recalibration_value <- function(confidence, correct, case_weights, what, eps,
 
 # The intercept (slope fixed at 1) or the slope of the logistic
 # recalibration of validated input; NA with a warning when the estimate
-# does not exist.
-recalibration_fit <- function(input, what, eps, call) {
+# does not exist. `full = TRUE`: every coefficient of the fit (intercept
+# and slope, or the intercept alone), NA where it does not exist.
+recalibration_fit <- function(input, what, eps, call, full = FALSE) {
   p <- input$confidence
   x <- stats::qlogis(pmin(pmax(p, eps), 1 - eps))
   y <- input$correct
@@ -189,6 +196,7 @@ recalibration_fit <- function(input, what, eps, call) {
     )
     return(NA_real_)
   }
+  if (full) return(fit$coef)
   if (what == "slope") fit$coef[2] else fit$coef[1]
 }
 
@@ -290,6 +298,13 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' is then `NA` with a warning of class `aurc_warning_undefined`. Warnings
 #' of loess itself (a nearly singular local fit) become one warning of
 #' class `aurc_warning_loess`, and the value is kept.
+#'
+#' Intervals and paired comparisons: [selective_ci()] and
+#' [compare_scores()] with `metrics = "ici"` (or `"e50"`, `"e90"`,
+#' `"emax"`) and `method = "bootstrap"`; each replicate smooths the
+#' resampled data again. There is no analytic interval. Emax, a maximum,
+#' and E90 at small `n` have poor percentile intervals: see the coverage
+#' measured in [selective_ci()].
 #'
 #' @inheritParams calibration_test
 #' @param span The loess span (`0.75`, as Austin and Steyerberg), a number

@@ -4,7 +4,8 @@
 # beside the scores (src/core/balanced.h) and the influence functions read
 # (R/ci-influence-balanced.R).
 
-ci_balanced_metrics <- c("aurc_ba", "augrc_ba")
+# (ci_balanced_metrics: the catalog's "balanced" family,
+# R/metric-catalog.R)
 
 # Adds the balanced metrics `bal` to an interval's settings: label
 # "balanced", 0/1 failures required.

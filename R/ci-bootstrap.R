@@ -91,11 +91,28 @@ ci_bootstrap <- function(scores, loss, case_weights, metrics, options, times,
   # the class of every case, for the balanced metrics (R/ci-balanced.R)
   input$truth <- ci_truth_codes(truth)
   seed <- if (is.null(input$indices)) ci_bootstrap_seed() else NULL
-  res <- ci_bootstrap_run(input, seed, jackknife = FALSE)
+  # the metrics evaluated in R on the same replicates (R/ci-bootstrap-r.R)
+  r_metrics <- intersect(input$metrics, ci_r_metrics)
+  engine <- input
+  engine$metrics <- setdiff(input$metrics, r_metrics)
+  res <- if (length(engine$metrics)) {
+    ci_bootstrap_run(engine, seed, jackknife = FALSE)
+  }
+  if (length(r_metrics)) {
+    r <- ci_bootstrap_r_run(input, r_metrics, seed, call)
+    res <- ci_merge_results(input, engine$metrics, res, r_metrics, r)
+    if (input$type == "bca") {
+      input$influence <- ci_r_bca_influence(input, r_metrics, call)
+    }
+  }
   jack <- NULL
   if (input$type == "bca" && ci_needs_jackknife(input)) {
-    ci_check_jackknife_size(input, call)
-    jack <- ci_bootstrap_run(input, seed, jackknife = TRUE, times = 0)
+    ci_check_jackknife_size(engine, call)
+    jack <- ci_bootstrap_run(engine, seed, jackknife = TRUE, times = 0)
+    # the R metrics have their influence values: NA columns to index by
+    full <- array(NA_real_, c(dim(jack$jackknife)[1:2], length(input$metrics)))
+    full[, , match(engine$metrics, input$metrics)] <- jack$jackknife
+    jack$jackknife <- full
   }
   ci_bootstrap_result(input, res, jack, seed, call)
 }
@@ -129,16 +146,16 @@ ci_bootstrap_run <- function(input, seed, jackknife, times = input$times) {
   )
 }
 
-# Counts per row of replicates 1..times drawn from `seed` with the same
-# settings as ci_bootstrap() (times x n); for tests.
+# Counts per row of replicates first + 1 .. first + times drawn from `seed`
+# with the same settings as ci_bootstrap() (times x n).
 ci_bootstrap_counts <- function(score, case_weights, strata, cluster, times,
-                                seed) {
+                                seed, first = 0) {
   n <- length(score)
   s <- ci_codes(strata, n)
   k <- ci_codes(cluster, n)
   w <- if (is.null(case_weights)) double() else as.double(case_weights)
   ci_bootstrap_counts_impl(
-    as.double(score), w, s$codes, s$n, k$codes, k$n, times, seed
+    as.double(score), w, s$codes, s$n, k$codes, k$n, times, seed, first
   )
 }
 
@@ -363,7 +380,7 @@ ci_check_options <- function(options, metrics, call) {
   known <- c(
     "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
     "smooth_method", "corp_score", "edges", "max_rejection", "coverage_range",
-    "rule", "tpr"
+    "rule", "tpr", "span", "eps"
   )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {
@@ -379,7 +396,7 @@ ci_check_options <- function(options, metrics, call) {
     estimator = "alpha", method = "trapezoid", optimum = "exact",
     coverage = 0.5, risk = 0.5, n_bins = 10, sigma = NULL,
     smooth_method = "fine", corp_score = "brier", max_rejection = 1,
-    rule = "tie_closed", tpr = 0.95
+    rule = "tie_closed", tpr = 0.95, span = 0.75, eps = 1e-8
   )
   out[names(options)] <- options
   out$estimator <- check_choice(out$estimator, aurc_estimators,
@@ -429,6 +446,8 @@ ci_check_options <- function(options, metrics, call) {
   out$corp_score <- check_choice(out$corp_score, c("brier", "log"),
     arg = "options$corp_score", call = call
   )
+  check_span(out$span, call)
+  out$eps <- check_eps(out$eps, call)
   out
 }
 

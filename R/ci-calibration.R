@@ -14,32 +14,24 @@
 #                              deposit; the bandwidth is searched again in
 #                              every replicate unless `sigma` is fixed.
 
-# The calibration errors: the score is the confidence (in [0, 1]) and the
-# loss the 0/1 failure indicator (correct = 1 - loss).
-ci_calibration_metrics <- c(
-  "ece", "mce", "debiased_l2_ce", "smooth_ece", "corp_mean_score",
-  "corp_mcb", "corp_dsc", "corp_unc"
-)
-
-# Metrics without an influence function: bootstrap only.
-ci_bootstrap_only <- c(
-  "mce", "debiased_l2_ce", "smooth_ece", "corp_mean_score", "corp_mcb",
-  "corp_dsc", "corp_unc"
-)
+# The calibration errors (ci_calibration_metrics, from the catalog of
+# R/metric-catalog.R): the score is the confidence (in [0, 1]) and the
+# loss the 0/1 failure indicator (correct = 1 - loss). Those without an
+# influence function (ci_bootstrap_only) have bootstrap intervals only.
 
 # The binnings of the binned calibration errors in selective_ci() and
 # compare_scores(): adaptive and equal-mass bins are found on the data (as
 # ece() finds them) and then held fixed for the influence function and
 # every bootstrap replicate, as the equal-width bins are.
 ci_binnings <- c("adaptive", "equal_width", "equal_mass")
-ci_binned_metrics <- c("ece", "mce", "debiased_l2_ce")
+# (ci_binned_metrics: the catalog's entries with `binned = TRUE`)
 
 # The calibration metrics of the spec with their labels and options.
 ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
   n_bins <- check_number(n_bins, 1, 1e6, whole = TRUE, call = call)
   defaults <- list(
     sigma = NULL, smooth_method = "fine", corp_score = "brier",
-    binning = "adaptive", n_bins_given = FALSE
+    binning = "adaptive", n_bins_given = FALSE, span = 0.75, eps = 1e-8
   )
   calibration <- utils::modifyList(defaults, as.list(calibration))
   binning <- check_choice(calibration$binning, ci_binnings,
@@ -66,6 +58,8 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
   corp_score <- check_choice(calibration$corp_score, c("brier", "log"),
     arg = "corp_score", call = call
   )
+  span <- check_span(calibration$span, call)
+  eps <- check_eps(calibration$eps, call)
   bins <- if (binning == "adaptive") {
     "adaptive"
   } else {
@@ -79,6 +73,13 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
     switch(m,
       ece = , mce = , debiased_l2_ce = bins,
       smooth_ece = smooth_label,
+      ici = , e50 = , e90 = , emax = if (span == 0.75) "loess" else
+        paste0("loess/span=", format(span)),
+      calibration_slope = , calibration_intercept = if (eps == 1e-8) {
+        "logistic"
+      } else {
+        paste0("logistic/eps=", format(eps))
+      },
       corp_score
     )
   }, character(1))
@@ -89,6 +90,8 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
   spec$smooth_method <- smooth$method
   spec$corp_score <- corp_score
   spec$binning <- binning
+  spec$span <- span
+  spec$eps <- eps
   spec
 }
 

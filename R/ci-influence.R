@@ -74,6 +74,18 @@
 #' `IF_i = loss_i (F^-(s_i) + F(s_i)) / 2 + E[loss (1(s > s_i) + 1/2 1(s =
 #' s_i))] - 2 AUGRC`, `F^-(s) = P(S < s)`.
 #'
+#' @section Calibration slope and intercept:
+#' Maximum likelihood estimates of the logistic recalibration
+#' ([calibration_slope()]), so M-estimators. With `x` the logit of the
+#' clipped confidence, `y` the correctness, `mu` the fitted probability and
+#' `h = mu (1 - mu)`: for the slope of `logit P(y) = a + b x`,
+#' `IF_i = N [(sum_j w_j h_j X_j X_j')^-1 X_i (y_i - mu_i)]_2` with
+#' `X_i = (1, x_i)`; for the intercept with the slope fixed at 1,
+#' `IF_i = N (y_i - mu_i) / sum_j w_j h_j`. The standard error of the
+#' general recipe is then the robust sandwich standard error of the
+#' coefficient (HC0 times `sqrt(N / (N - 1))`), which does not assume the
+#' recalibration model.
+#'
 #' @section Failure AUROC:
 #' `AUROC_f = A / (O F)` with `O`, `F` the numbers of correct and failed
 #' predictions. Differentiating gives DeLong's placement values:
@@ -235,92 +247,91 @@ influence_options <- function(options = list()) {
 metric_influence_many <- function(score, loss, case_weights, metrics,
                                   options = list()) {
   o <- influence_options(options)
-  run <- function(kernels, estimator) {
-    influence_impl(
-      as.double(score), as.double(loss),
-      if (is.null(case_weights)) double() else as.double(case_weights),
-      kernels, estimator, o$method, o$optimum, as.double(o$coverage),
-      as.double(o$risk), as.integer(o$n_bins),
-      if (is.null(o$edges)) double() else as.double(o$edges), sort_threads()
-    )
-  }
-  derived <- c(auarc = "aurc", prr = "naurc")
-  lowest <- metrics == "risk_at_coverage" &
-    identical(o$rule, "lowest_risk")
-  if (!any(metrics %in% c(names(derived), partial_metrics,
-    ci_balanced_metrics, "fpr_at_tpr")) && !any(lowest) &&
-    !length(without_influence(metrics, o))) {
-    return(run(metrics, o$estimator))
-  }
-  # AUARC = 1 - AURC and PRR (max_rejection = 1) = 1 - NAURC of the
-  # "alpha" estimator: the influence values of those, negated. The others
-  # of without_influence() get NA.
-  none <- metrics %in% without_influence(metrics, o)
-  # PRR over part of the rejection range: R/ci-influence-prr.R
-  window <- metrics == "prr" & (o$max_rejection %||% 1) != 1
-  # the balanced metrics, with the classes in `o$truth`:
-  # R/ci-influence-balanced.R
-  balanced <- metrics %in% ci_balanced_metrics
-  # FPR at TPR: R/ci-influence-fpr.R
-  fpr <- metrics == "fpr_at_tpr"
-  # fd-shifts' working point: R/ci-influence-lowest-risk.R
-  partial <- metrics %in% partial_metrics | window | balanced | fpr | lowest
-  kernel <- ifelse(metrics %in% names(derived), derived[metrics], metrics)
-  own <- !none & !partial & !(metrics == "prr" & o$estimator != "alpha")
-  parts <- list()
-  if (any(own)) parts$own <- run(unique(kernel[own]), o$estimator)
-  if (any(!own & !none & !partial)) parts$alpha <- run("naurc", "alpha")
   n <- length(score)
   est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))
-  for (j in which(partial)) {
-    res <- if (window[j]) {
-      prr_window_influence(as.double(score), as.double(loss), case_weights,
-        o$max_rejection
-      )
-    } else if (lowest[j]) {
-      lowest_risk_influence(score, loss, case_weights, o)
-    } else if (fpr[j]) {
-      fpr_at_tpr_influence(as.double(score), as.double(loss), case_weights,
-        o$tpr %||% 0.95
-      )
-    } else if (balanced[j]) {
-      if (is.null(o$truth)) next # no classes: NA
-      balanced_influence(metrics[j], as.double(score), as.double(loss),
-        o$truth, case_weights
-      )
-    } else {
-      partial_influence(metrics[j], as.double(score), as.double(loss),
-        case_weights, o$coverage_range
-      )
+  plans <- lapply(metrics, metric_influence_plan, o)
+  kind <- vapply(plans, function(p) p$kind, character(1))
+  # the C++ kernels: one call (one sort) per estimator
+  kern <- which(kind == "kernel")
+  estimators <- vapply(plans[kern], function(p) p$estimator, character(1))
+  for (e in unique(estimators)) {
+    at <- kern[estimators == e]
+    names_k <- vapply(plans[at], function(p) p$kernel, character(1))
+    res <- influence_impl(
+      as.double(score), as.double(loss),
+      if (is.null(case_weights)) double() else as.double(case_weights),
+      unique(names_k), e, o$method, o$optimum, as.double(o$coverage),
+      as.double(o$risk), as.integer(o$n_bins),
+      if (is.null(o$edges)) double() else as.double(o$edges), sort_threads()
+    )
+    for (j in seq_along(at)) {
+      k <- match(names_k[j], names(res$estimate))
+      flip <- plans[[at[j]]]$flip
+      est[at[j]] <- if (flip) 1 - res$estimate[k] else res$estimate[k]
+      inf[, at[j]] <- if (flip) -res$influence[, k] else res$influence[, k]
+      se[at[j]] <- res$std_error[k]
     }
+  }
+  # the influence functions written in R
+  for (j in which(kind == "r")) {
+    res <- plans[[j]]$fn(score, loss, case_weights, o)
+    if (is.null(res)) next # not defined with these inputs: NA
     est[j] <- res$estimate
     inf[, j] <- res$influence
     se[j] <- res$std_error
   }
-  for (j in which(!none & !partial)) {
-    res <- if (own[j]) parts$own else parts$alpha
-    k <- match(kernel[j], names(res$estimate))
-    flip <- metrics[j] %in% names(derived)
-    est[j] <- if (flip) 1 - res$estimate[k] else res$estimate[k]
-    inf[, j] <- if (flip) -res$influence[, k] else res$influence[, k]
-    se[j] <- res$std_error[k]
-  }
   list(estimate = est, influence = inf, std_error = se)
 }
 
-partial_metrics <- c("partial_aurc", "partial_augrc")
+# How the influence values of metric `name` with the options `o` are
+# found, from the `influence` of its registry or catalog entry (FALSE,
+# TRUE, or a function of the options giving one of these):
+#   list(kind = "none")                          no influence function
+#   list(kind = "kernel", kernel, estimator, flip)  the C++ kernel
+#       `kernel` of src/core/influence.h with that AURC estimator; `flip`:
+#       the metric is 1 - the kernel's (AUARC = 1 - AURC, PRR = 1 - NAURC)
+#   list(kind = "r", fn)  fn(score, loss, case_weights, o) returns the
+#       estimate, the influence values and the standard error (NULL: NA)
+metric_influence_plan <- function(name, o) {
+  inf <- metric_entry(name)$influence
+  if (is.function(inf)) inf <- inf(o)
+  if (isFALSE(inf)) return(list(kind = "none"))
+  if (isTRUE(inf)) return(influence_kernel(name, o$estimator))
+  if (is.function(inf)) return(list(kind = "r", fn = inf))
+  inf
+}
+
+influence_kernel <- function(kernel, estimator, flip = FALSE) {
+  list(kind = "kernel", kernel = kernel, estimator = estimator, flip = flip)
+}
+
+# The influence functions of R/ci-influence-*.R as plans' functions.
+partial_influence_of <- function(metric) {
+  function(score, loss, case_weights, o) {
+    partial_influence(metric, as.double(score), as.double(loss),
+      case_weights, o$coverage_range
+    )
+  }
+}
+
+balanced_influence_of <- function(metric) {
+  function(score, loss, case_weights, o) {
+    if (is.null(o$truth)) return(NULL) # no classes: NA
+    balanced_influence(metric, as.double(score), as.double(loss), o$truth,
+      case_weights
+    )
+  }
+}
 
 # The metrics of `metrics` without an influence function with the options
-# `options`: those whose registry entry says `influence = FALSE` (the
-# achievable AURC: the convex hull of the empirical ROC points). The
-# partial areas, PRR over part of the rejection range, FPR at TPR and
-# fd-shifts' working point have theirs in R/ci-influence-partial.R,
-# R/ci-influence-prr.R, R/ci-influence-fpr.R and
-# R/ci-influence-lowest-risk.R.
+# `options` (metric_influence_plan() of "none": the achievable AURC, the
+# success AUPR, the calibration errors that are a maximum, a kernel
+# smoother, an isotonic fit or a loess smooth).
 without_influence <- function(metrics, options) {
+  o <- influence_options(options)
   metrics[vapply(metrics, function(m) {
-    m %in% metric_names() && !isTRUE(metric_entry(m)$influence)
+    metric_influence_plan(m, o)$kind == "none"
   }, logical(1))]
 }
 

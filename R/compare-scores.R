@@ -106,8 +106,8 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
                            optimum = "exact", coverage = NULL, risk = NULL,
                            n_bins = 10, max_rejection = 1,
                            coverage_range = NULL, rule = "tie_closed",
-                           tpr = 0.95, binning = "adaptive",
-                           na_rm = FALSE,
+                           tpr = 0.95, binning = "adaptive", span = 0.75,
+                           eps = 1e-8, na_rm = FALSE,
                            case_weights = NULL, threads = 1) {
   check_dots(...)
   bound <- ci_with_bound_metrics(metric, arg = "metric")
@@ -130,7 +130,7 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     n_bins_given = !missing(n_bins), call = rlang::current_env(),
     max_rejection = max_rejection, coverage_range = coverage_range,
-    rule = rule, tpr = tpr
+    rule = rule, tpr = tpr, span = span, eps = eps
   )
 }
 
@@ -143,7 +143,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
                                binning, na_rm, threads, ignored, n_bins_given,
                                call, max_rejection = 1,
                                coverage_range = NULL, rule = "tie_closed",
-                               tpr = 0.95) {
+                               tpr = 0.95, span = 0.75, eps = 1e-8) {
   if (!rlang::is_string(metric)) {
     abort_aurc(
       "{.arg metric} must be a single metric name, not
@@ -155,7 +155,9 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     metric, method, type, conf_level, times, estimator, augrc_method,
     optimum, coverage, risk, n_bins, threads,
     ignored = ignored,
-    calibration = list(binning = binning, n_bins_given = n_bins_given),
+    calibration = list(binning = binning, n_bins_given = n_bins_given,
+      span = span, eps = eps
+    ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr,
     metrics_arg = "metric"
@@ -457,6 +459,7 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     opt <- ci_options(spec)
     opt$edges <- edges[[j]]
     opt$truth <- input$truth
+    opt$call <- call
     metric_influence_many(s_list[[j]], l_in[[j]], w, spec$metrics, opt)
   })
   est <- vapply(res, function(r) unname(r$estimate[1]), numeric(1))
@@ -631,22 +634,8 @@ print.aurc_comparison <- function(x, digits = 4, ...) {
   invisible(x)
 }
 
-metric_label <- function(metric) {
-  labels <- c(
-    aurc = "AURC", augrc = "AUGRC", failure_auroc = "failure AUROC",
-    failure_aupr = "failure AUPR", eaurc = "E-AURC", eaugrc = "E-AUGRC",
-    naurc = "NAURC", risk_at_coverage = "risk at coverage",
-    coverage_at_risk = "coverage at risk", ece = "ECE", mce = "MCE",
-    debiased_l2_ce = "debiased l2 calibration error",
-    smooth_ece = "smooth ECE", corp_mcb = "CORP miscalibration (MCB)",
-    corp_dsc = "CORP discrimination (DSC)",
-    corp_unc = "CORP uncertainty (UNC)", corp_mean_score = "mean score",
-    partial_aurc = "partial AURC", partial_augrc = "partial AUGRC",
-    auarc = "AUARC", prr = "PRR", fpr_at_tpr = "FPR at TPR",
-    achievable_aurc = "achievable AURC"
-  )
-  unname(labels[metric])
-}
+# The metric's title in the catalog (R/metric-catalog.R).
+metric_label <- function(metric) metric_entry(metric)$title
 
 #' Plot a paired comparison of confidence scores
 #'

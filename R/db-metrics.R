@@ -105,25 +105,12 @@ db_loss_options <- function(options, cols) {
   options
 }
 
-# The metrics with an aggregate of their own in the SQL of
-# db_aggregate(); every other metric of the registry is computed from the
-# score table of the engine's GROUP BY (one row per distinct score), with
-# the in-memory kernels.
-db_sql_metrics <- c(
-  "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
-  "naurc", "risk_at_coverage", "coverage_at_risk", "auarc", "prr"
-)
-
 # Whether the metrics are computed from the score table of the engine's
-# GROUP BY rather than by one aggregate: those without SQL of their own,
-# fd-shifts' working point, and PRR unless it is 1 - NAURC of the "alpha"
-# estimator.
+# GROUP BY (one row per distinct score, with the in-memory kernels) rather
+# than by one aggregate: those whose registry entry has no SQL of its own
+# with these options (metric_has_sql()).
 db_needs_score_table <- function(metrics, options) {
-  any(!metrics %in% db_sql_metrics) ||
-    ("risk_at_coverage" %in% metrics &&
-      identical(options$rule, "lowest_risk")) ||
-    ("prr" %in% metrics &&
-      ((options$max_rejection %||% 1) != 1 || options$estimator != "alpha"))
+  !all(vapply(metrics, metric_has_sql, logical(1), options))
 }
 
 # Whether the metrics need 0/1 losses.

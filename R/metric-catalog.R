@@ -18,35 +18,60 @@
 #   "calibration"  the score is a confidence in [0, 1] and the input is the
 #                  correctness (1 = right); the engines read the failure
 #                  indicator 1 - correct
+# and, for the intervals and comparisons:
+#   influence   as in the registry (metric_influence_plan(),
+#               R/ci-influence.R): FALSE (bootstrap only), TRUE (the C++
+#               influence kernel of the same name), or a function of the
+#               options giving the R function that computes it
+#   replicate   NULL when the C++ bootstrap engine evaluates the metric on
+#               every replicate; else the name of the R kernel of
+#               R/ci-bootstrap-r.R ("loess", "logistic") that evaluates it
+#               and the other metrics of the same fit on each replicate's
+#               counts. `undefined = "own"`: the metric's own function
+#               says why a value is NA.
+#   binned      TRUE for the binned calibration errors (binning, n_bins)
+#   forms       the forms beyond the data-frame, vector and interval ones:
+#               "selective_metrics" (a column of selective_metrics()),
+#               "database" (the data-frame form computes on lazy tables)
 new_catalog_entry <- function(name, title, family, direction, input,
                               options = NULL, undefined = "no_data",
-                              counts = NULL) {
+                              counts = NULL, influence = FALSE,
+                              replicate = NULL, binned = FALSE,
+                              forms = character()) {
   list(
     name = name, title = title, family = family, direction = direction,
     input = input, options = as.character(options), undefined = undefined,
-    counts = counts
+    counts = counts, influence = influence, replicate = replicate,
+    binned = binned, forms = forms
   )
 }
 
 metric_catalog_more <- list(
   aurc_ba = new_catalog_entry("aurc_ba", "balanced AURC", "balanced",
-    "minimize", "failure", undefined = "one_class"
+    "minimize", "failure", undefined = "one_class",
+    influence = function(o) balanced_influence_of("aurc_ba"),
+    forms = "database"
   ),
   augrc_ba = new_catalog_entry("augrc_ba", "balanced AUGRC", "balanced",
-    "minimize", "failure", undefined = "one_class"
+    "minimize", "failure", undefined = "one_class",
+    influence = function(o) balanced_influence_of("augrc_ba"),
+    forms = "database"
   ),
-  ece = new_catalog_entry("ece", "expected calibration error",
+  ece = new_catalog_entry("ece", "expected calibration error (ECE)",
     "calibration", "minimize", "correct",
     options = c("binning", "n_bins"), undefined = "one_class",
-    counts = function(o) o$binning %in% c("adaptive", "kumar2019")
+    counts = function(o) o$binning %in% c("adaptive", "kumar2019"),
+    influence = TRUE, binned = TRUE,
+    forms = c("selective_metrics", "database")
   ),
-  mce = new_catalog_entry("mce", "maximum calibration error", "calibration",
+  mce = new_catalog_entry("mce", "maximum calibration error (MCE)", "calibration",
     "minimize", "correct", options = c("binning", "n_bins"),
-    counts = function(o) o$binning %in% c("adaptive", "kumar2019")
+    counts = function(o) o$binning %in% c("adaptive", "kumar2019"),
+    binned = TRUE, forms = c("selective_metrics", "database")
   ),
   debiased_l2_ce = new_catalog_entry("debiased_l2_ce",
     "debiased l2 calibration error", "calibration", "minimize", "correct",
-    options = c("binning", "n_bins"), counts = TRUE
+    options = c("binning", "n_bins"), counts = TRUE, binned = TRUE
   ),
   smooth_ece = new_catalog_entry("smooth_ece", "smooth ECE", "calibration",
     "minimize", "correct", options = c("sigma", "smooth_method"),
@@ -55,43 +80,76 @@ metric_catalog_more <- list(
   corp_mean_score = new_catalog_entry("corp_mean_score", "CORP mean score",
     "calibration", "minimize", "correct", options = "corp_score"
   ),
-  corp_mcb = new_catalog_entry("corp_mcb", "CORP miscalibration",
+  corp_mcb = new_catalog_entry("corp_mcb", "CORP miscalibration (MCB)",
     "calibration", "minimize", "correct", options = "corp_score"
   ),
-  corp_dsc = new_catalog_entry("corp_dsc", "CORP discrimination",
+  corp_dsc = new_catalog_entry("corp_dsc", "CORP discrimination (DSC)",
     "calibration", "maximize", "correct", options = "corp_score"
   ),
-  corp_unc = new_catalog_entry("corp_unc", "CORP uncertainty",
+  corp_unc = new_catalog_entry("corp_unc", "CORP uncertainty (UNC)",
     "calibration", "minimize", "correct", options = "corp_score"
   ),
-  ici = new_catalog_entry("ici", "integrated calibration index",
-    "calibration", "minimize", "correct", options = "span"
+  ici = new_catalog_entry("ici", "integrated calibration index (ICI)",
+    "calibration", "minimize", "correct", options = "span",
+    undefined = "own", replicate = "loess"
   ),
-  e50 = new_catalog_entry("e50", "median calibration error",
-    "calibration", "minimize", "correct", options = "span", counts = TRUE
+  e50 = new_catalog_entry("e50", "median calibration error (E50)",
+    "calibration", "minimize", "correct", options = "span", counts = TRUE,
+    undefined = "own", replicate = "loess"
   ),
-  e90 = new_catalog_entry("e90", "90th percentile calibration error",
-    "calibration", "minimize", "correct", options = "span", counts = TRUE
+  e90 = new_catalog_entry("e90", "90th percentile calibration error (E90)",
+    "calibration", "minimize", "correct", options = "span", counts = TRUE,
+    undefined = "own", replicate = "loess"
   ),
-  emax = new_catalog_entry("emax", "maximum smoothed calibration error",
-    "calibration", "minimize", "correct", options = "span"
+  emax = new_catalog_entry("emax", "maximum smoothed calibration error (Emax)",
+    "calibration", "minimize", "correct", options = "span",
+    undefined = "own", replicate = "loess"
   ),
   calibration_slope = new_catalog_entry("calibration_slope",
     "calibration slope", "calibration", "target_1", "correct",
-    options = "eps"
+    options = "eps", undefined = "own", replicate = "logistic",
+    influence = function(o) recalibration_influence_of("slope")
   ),
   calibration_intercept = new_catalog_entry("calibration_intercept",
     "calibration intercept (calibration-in-the-large)", "calibration",
-    "target_0", "correct", options = "eps"
+    "target_0", "correct", options = "eps", undefined = "own",
+    replicate = "logistic",
+    influence = function(o) recalibration_influence_of("intercept")
   )
 )
+
+# Lists the forms check against, read from the entries.
+catalog_names_where <- function(keep) {
+  names(Filter(keep, metric_catalog_more))
+}
+
+# The metrics of the intervals and comparisons outside the registry: the
+# balanced ones (with `truth =`) and the calibration errors (the score is
+# the confidence in [0, 1], the loss the 0/1 failure indicator).
+ci_balanced_metrics <- catalog_names_where(function(e) {
+  e$family == "balanced"
+})
+ci_calibration_metrics <- catalog_names_where(function(e) {
+  e$family == "calibration"
+})
+# Evaluated in R on each replicate's counts (R/ci-bootstrap-r.R), not by
+# the C++ engine.
+ci_r_metrics <- catalog_names_where(function(e) !is.null(e$replicate))
+# Without an influence function: bootstrap only.
+ci_bootstrap_only <- catalog_names_where(function(e) isFALSE(e$influence))
+# With bins found on the data or fixed (binning, n_bins).
+ci_binned_metrics <- catalog_names_where(function(e) e$binned)
+# The calibration errors selective_metrics() takes beside the registry's.
+set_calibration_metrics <- catalog_names_where(function(e) {
+  "selective_metrics" %in% e$forms
+})
 
 # The metrics outside the registry whose data-frame forms compute on lazy
 # database tables: the balanced ones (balanced_remote(),
 # R/metric-balanced-db.R) and two calibration errors
 # (calibration_metric_remote(), R/db-dispatch.R); the others say to
 # collect first.
-db_more_metrics <- c("aurc_ba", "augrc_ba", "ece", "mce")
+db_more_metrics <- catalog_names_where(function(e) "database" %in% e$forms)
 
 # Whether a metric reads case weights as counts of cases with the options
 # `opts` (a list: estimator, optimum, binning, smooth_method, ...): its
@@ -141,6 +199,7 @@ warn_metric_undefined <- function(metric, call = rlang::caller_env(),
   switch(undefined,
     ratio = warn_ratio_undefined(metric, call = call),
     one_class = warn_one_class(metric, call = call),
+    own = NULL, # its own function said why
     if (no_data) warn_no_data(call = call)
   )
   invisible()
@@ -198,7 +257,9 @@ metric_forms <- function(name) {
 #'     `"alpha_prime"` estimator or adaptive bins);
 #'   * `undefined`: what makes its value `NA` with a classed warning:
 #'     `"ratio"` (a constant loss: NAURC, PRR), `"one_class"` (no failure
-#'     or no correct prediction), `"no_data"` (no row left);
+#'     or no correct prediction), `"no_data"` (no row left), `"own"`
+#'     (the function says why: a loess smooth or a logistic fit that does
+#'     not exist on the data);
 #'   * one logical column per form: `vec` (`NAME_vec()`), `data_frame`
 #'     (`NAME()`), `prob` (`NAME_prob()` from class probabilities),
 #'     `selective_metrics`, `analytic_interval` and `bootstrap_interval`

@@ -58,15 +58,25 @@
 #              coverage, and the default for 0/1 and quality inputs): how
 #              losses near the largest double are scaled back
 #              (R/weights-scale.R)
-# * influence  FALSE when the metric has no influence function: its
-#              intervals and comparisons are bootstrap only (method =
-#              "analytic" is a classed error that says so)
+# * influence  TRUE (the C++ influence kernel of the same name), FALSE
+#              when the metric has no influence function (its intervals and
+#              comparisons are bootstrap only: method = "analytic" is a
+#              classed error that says so), or a function of the options
+#              giving either of these, an influence_kernel() of another
+#              metric, or an R influence function (metric_influence_plan(),
+#              R/ci-influence.R)
+# * sql        TRUE (or a function of the options that is TRUE) when the
+#              SQL of db_aggregate() computes the metric in one aggregate;
+#              else a lazy table's metric comes from the engine's score
+#              table (R/db-metrics.R)
+# * power      TRUE when selective_power() plans for it
 
 new_metric_entry <- function(name, title, direction, input, options = NULL,
                              label, range, binary_if = NULL,
                              coverage = FALSE, kernel = name,
                              undefined = NULL, influence = TRUE,
-                             counts = NULL, loss_degree = NULL) {
+                             counts = NULL, loss_degree = NULL,
+                             sql = FALSE, power = FALSE) {
   if (is.null(loss_degree)) loss_degree <- if (input == "loss") 1 else 0
   if (is.null(undefined)) {
     undefined <- if (input == "failure") "one_class" else "no_data"
@@ -76,7 +86,8 @@ new_metric_entry <- function(name, title, direction, input, options = NULL,
     direction = direction, input = input,
     options = as.character(options), label = label, range = range,
     binary_if = binary_if, coverage = coverage, undefined = undefined,
-    influence = influence, counts = counts, loss_degree = loss_degree
+    influence = influence, counts = counts, loss_degree = loss_degree,
+    sql = sql, power = power
   )
 }
 
@@ -85,22 +96,26 @@ metric_registry <- list(
     "aurc", "AURC",
     direction = "minimize", input = "loss", options = "estimator",
     label = function(o) o$estimator, range = c(0, 1),
-    counts = function(o) identical(o$estimator, "alpha_prime")
+    counts = function(o) identical(o$estimator, "alpha_prime"),
+    sql = TRUE, power = TRUE
   ),
   augrc = new_metric_entry(
     "augrc", "AUGRC",
     direction = "minimize", input = "loss", options = "method",
-    label = function(o) o$method, range = c(0, 0.5)
+    label = function(o) o$method, range = c(0, 0.5),
+    sql = TRUE, power = TRUE
   ),
   failure_auroc = new_metric_entry(
     "failure_auroc", "failure AUROC",
     direction = "maximize", input = "failure",
-    label = function(o) "binary", range = c(0, 1)
+    label = function(o) "binary", range = c(0, 1),
+    sql = TRUE, power = TRUE
   ),
   failure_aupr = new_metric_entry(
     "failure_aupr", "failure AUPR",
     direction = "maximize", input = "failure",
-    label = function(o) "binary", range = c(0, 1)
+    label = function(o) "binary", range = c(0, 1),
+    sql = TRUE
   ),
   success_aupr = new_metric_entry(
     "success_aupr", "success AUPR",
@@ -116,18 +131,21 @@ metric_registry <- list(
     counts = function(o) {
       !identical(o$optimum, "asymptotic") ||
         identical(o$estimator, "alpha_prime")
-    }
+    },
+    sql = TRUE
   ),
   eaugrc = new_metric_entry(
     "eaugrc", "E-AUGRC",
     direction = "minimize", input = "failure",
-    label = function(o) "trapezoid", range = c(0, 0.5)
+    label = function(o) "trapezoid", range = c(0, 0.5),
+    sql = TRUE
   ),
   naurc = new_metric_entry(
     "naurc", "NAURC",
     direction = "minimize", input = "loss", options = "estimator",
     label = function(o) o$estimator, range = c(-Inf, Inf),
-    undefined = "ratio", counts = TRUE, loss_degree = 0
+    undefined = "ratio", counts = TRUE, loss_degree = 0,
+    sql = TRUE
   ),
   risk_at_coverage = new_metric_entry(
     "risk_at_coverage", "risk at coverage",
@@ -138,38 +156,55 @@ metric_registry <- list(
       )
     },
     range = c(0, 1), coverage = TRUE,
+    influence = function(o) {
+      # fd-shifts' working point: R/ci-influence-lowest-risk.R
+      if (identical(o$rule, "lowest_risk")) lowest_risk_influence else TRUE
+    },
     kernel = function(o) {
       if (identical(o$rule, "lowest_risk")) {
         "risk_at_coverage@1"
       } else {
         "risk_at_coverage"
       }
-    }
+    },
+    sql = function(o) !identical(o$rule, "lowest_risk")
   ),
   coverage_at_risk = new_metric_entry(
     "coverage_at_risk", "coverage at risk",
     direction = "maximize", input = "loss", options = "risk",
     label = function(o) paste0("risk=", o$risk), range = c(0, 1),
-    loss_degree = 0
+    loss_degree = 0,
+    sql = TRUE
   ),
   partial_aurc = new_metric_entry(
     "partial_aurc", "partial AURC",
     direction = "minimize", input = "loss", options = "coverage_range",
     label = function(o) coverage_range_label(o$coverage_range),
-    range = c(0, 1),
+    range = c(0, 1), influence = function(o) {
+      partial_influence_of("partial_aurc") # R/ci-influence-partial.R
+    },
     kernel = function(o) kernel_name("partial_aurc", o$coverage_range)
   ),
   partial_augrc = new_metric_entry(
     "partial_augrc", "partial AUGRC",
     direction = "minimize", input = "loss", options = "coverage_range",
     label = function(o) coverage_range_label(o$coverage_range),
-    range = c(0, 0.5),
+    range = c(0, 0.5), influence = function(o) {
+      partial_influence_of("partial_augrc")
+    },
     kernel = function(o) kernel_name("partial_augrc", o$coverage_range)
   ),
   fpr_at_tpr = new_metric_entry(
     "fpr_at_tpr", "FPR at TPR",
     direction = "minimize", input = "failure", options = "tpr",
     label = function(o) paste0("tpr=", format(o$tpr)), range = c(0, 1),
+    influence = function(o) {
+      function(score, loss, case_weights, o) { # R/ci-influence-fpr.R
+        fpr_at_tpr_influence(as.double(score), as.double(loss),
+          case_weights, o$tpr %||% 0.95
+        )
+      }
+    },
     kernel = function(o) kernel_name("fpr_at_tpr", o$tpr)
   ),
   achievable_aurc = new_metric_entry(
@@ -181,16 +216,44 @@ metric_registry <- list(
     "auarc", "AUARC",
     direction = "maximize", input = "quality", options = "estimator",
     label = function(o) o$estimator, range = c(0, 1),
-    counts = function(o) identical(o$estimator, "alpha_prime")
+    counts = function(o) identical(o$estimator, "alpha_prime"),
+    influence = function(o) influence_kernel("aurc", o$estimator, flip = TRUE),
+    sql = TRUE, power = TRUE
   ),
   prr = new_metric_entry(
     "prr", "PRR",
     direction = "maximize", input = "quality", options = "max_rejection",
     label = function(o) paste0("max_rejection=", format(o$max_rejection)),
     range = c(-Inf, 1), undefined = "ratio", counts = TRUE,
-    kernel = function(o) kernel_name("prr", o$max_rejection)
+    influence = function(o) {
+      if ((o$max_rejection %||% 1) == 1) {
+        return(influence_kernel("naurc", "alpha", flip = TRUE))
+      }
+      function(score, loss, case_weights, o) { # R/ci-influence-prr.R
+        prr_window_influence(as.double(score), as.double(loss),
+          case_weights, o$max_rejection
+        )
+      }
+    },
+    kernel = function(o) kernel_name("prr", o$max_rejection),
+    power = TRUE,
+    # 1 - NAURC of the "alpha" estimator
+    sql = function(o) {
+      (o$max_rejection %||% 1) == 1 && identical(o$estimator %||% "alpha",
+        "alpha")
+    }
   )
 )
+
+# The metrics selective_power() plans for.
+power_metrics <- names(Filter(function(e) e$power, metric_registry))
+
+# Whether the SQL of db_aggregate() computes metric `name` with the options
+# `o` in one aggregate (its entry's `sql`).
+metric_has_sql <- function(name, o) {
+  sql <- metric_registry[[name]]$sql
+  if (is.function(sql)) isTRUE(sql(o)) else isTRUE(sql)
+}
 
 # The metrics defined only for 0/1 failures (input "failure").
 binary_metrics <- names(Filter(

@@ -189,7 +189,6 @@ metric_set_spec <- function(metrics, estimator, method, optimum, coverage,
 # metrics: the score is read as the confidence (in [0, 1]) and the loss as
 # the 0/1 failure indicator (correct = 1 - loss), with the adaptive bins of
 # ece() and mce() by default.
-set_calibration_metrics <- c("ece", "mce")
 
 # metric_set_spec() of a list of names and metric_with() objects: the
 # plain names take the form's options, the bound ones their own.

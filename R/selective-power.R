@@ -311,8 +311,6 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
   )))
 }
 
-power_metrics <- c("aurc", "augrc", "failure_auroc", "prr", "auarc")
-
 # The columns of compare_scores()'s tests (the rest are grouping keys).
 compare_tables_columns <- stats::setNames(nm = c(
   "score_a", "score_b", "estimate_a", "estimate_b", "difference", "lower",

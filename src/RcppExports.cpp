@@ -248,8 +248,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ci_bootstrap_counts_impl
-Rcpp::NumericMatrix ci_bootstrap_counts_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& case_weights, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, double times, const Rcpp::NumericVector& seed);
-RcppExport SEXP _aurc_ci_bootstrap_counts_impl(SEXP scoreSEXP, SEXP case_weightsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP timesSEXP, SEXP seedSEXP) {
+Rcpp::NumericMatrix ci_bootstrap_counts_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& case_weights, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, double times, const Rcpp::NumericVector& seed, double first);
+RcppExport SEXP _aurc_ci_bootstrap_counts_impl(SEXP scoreSEXP, SEXP case_weightsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP firstSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
@@ -260,7 +260,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_clusters(n_clustersSEXP);
     Rcpp::traits::input_parameter< double >::type times(timesSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_counts_impl(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed));
+    Rcpp::traits::input_parameter< double >::type first(firstSEXP);
+    rcpp_result_gen = Rcpp::wrap(ci_bootstrap_counts_impl(score, case_weights, strata, n_strata, cluster, n_clusters, times, seed, first));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -669,7 +670,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_smooth_ece_impl", (DL_FUNC) &_aurc_smooth_ece_impl, 7},
     {"_aurc_smooth_curve_impl", (DL_FUNC) &_aurc_smooth_curve_impl, 6},
     {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 23},
-    {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 8},
+    {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 9},
     {"_aurc_balanced_metric_impl", (DL_FUNC) &_aurc_balanced_metric_impl, 7},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},

@@ -243,14 +243,16 @@ Rcpp::List ci_bootstrap_impl(
   return out;
 }
 
-// The counts of replicates 1..times (times x n, input row order) that
-// ci_bootstrap_impl() draws from the same arguments and seed.
+// The counts of replicates first + 1 .. first + times (times x n, input row
+// order) that ci_bootstrap_impl() draws from the same arguments and seed:
+// the replicates of the metrics evaluated in R (R/ci-bootstrap-r.R), a
+// block at a time.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix ci_bootstrap_counts_impl(
     const Rcpp::NumericVector& score, const Rcpp::NumericVector& case_weights,
     const Rcpp::IntegerVector& strata, int n_strata,
     const Rcpp::IntegerVector& cluster, int n_clusters, double times,
-    const Rcpp::NumericVector& seed) {
+    const Rcpp::NumericVector& seed, double first) {
   const std::size_t n = static_cast<std::size_t>(score.size());
   Rcpp::NumericMatrix s(static_cast<int>(n), 1);
   std::copy(score.begin(), score.end(), s.begin());
@@ -261,12 +263,13 @@ Rcpp::NumericMatrix ci_bootstrap_counts_impl(
             static_cast<std::size_t>(n_strata), ptr_or_null(d.cluster),
             static_cast<std::size_t>(n_clusters), plan);
   const std::size_t B = static_cast<std::size_t>(times);
+  const std::uint64_t b0 = static_cast<std::uint64_t>(first);
   const std::uint64_t sd = seed_arg(seed);
   Rcpp::NumericMatrix out(static_cast<int>(B), static_cast<int>(n));
   std::vector<double> counts(n);
   for (std::size_t b = 0; b < B; ++b) {
     Rcpp::checkUserInterrupt();
-    replicate_counts(plan, sd, b, counts.data());
+    replicate_counts(plan, sd, b0 + b, counts.data());
     for (std::size_t k = 0; k < n; ++k) out(b, d.order[k]) = counts[k];
   }
   return out;

@@ -460,3 +460,92 @@ test_that("the conformance matrix holds for the balanced and binned calibration 
   }
   expect_gt(cells, 100)
 })
+
+# The same for the other calibration summaries with a vector form (the
+# smooth ECE, CORP's miscalibration, ICI, E50, E90, Emax, the calibration
+# slope and intercept): the data-frame, grouped and `loss =` forms, the
+# bootstrap interval, the analytic interval where metric_info() claims one,
+# and compare_scores(), over the edge inputs (weights at both ends of the
+# double range included; the summaries that count cases are NA with a
+# classed warning below one case, the others equal their value at
+# ordinary weights).
+test_that("the conformance matrix holds for the other calibration summaries", {
+  skip_on_cran()
+  skip_if_not_installed("dplyr")
+  info <- metric_info()
+  info <- info[info$family == "calibration" & info$vec &
+    !info$metric %in% c("ece", "mce"), ]
+  expect_true(all(c("ici", "calibration_slope", "smooth_ece") %in%
+    info$metric))
+  set.seed(36)
+  n <- 60
+  conf <- round(stats::runif(n, 0.5, 1), 2)
+  ok <- stats::rbinom(n, 1, conf^1.5)
+  w <- round(stats::runif(n, 0.5, 3) * 4) / 4
+  edges <- list(
+    ties = list(s = conf, ok = ok),
+    weights = list(s = conf, ok = ok, w = w),
+    na_removed = list(s = replace(conf, 4, NA), ok = ok, na_rm = TRUE),
+    one_class = list(s = conf, ok = rep(1, n)),
+    one_row = list(s = 0.8, ok = 1),
+    constant_score = list(s = rep(0.7, n), ok = ok),
+    weights_subnormal = list(s = conf, ok = ok, w = w * 2^-1064),
+    weights_tiny = list(s = conf, ok = ok, w = w * 2^-997),
+    weights_huge = list(s = conf, ok = ok, w = w * 2^664)
+  )
+  cells <- 0
+  for (k in seq_len(nrow(info))) {
+    m <- info$metric[k]
+    vec <- getExportedValue("aurc", paste0(m, "_vec"))
+    fn <- getExportedValue("aurc", m)
+    for (edge in names(edges)) {
+      x <- edges[[edge]]
+      nr <- isTRUE(x$na_rm)
+      d <- data.frame(s = x$s, s2 = x$s, ok = x$ok, f = 1 - x$ok,
+        w = if (is.null(x$w)) 1 else x$w, g = 1)
+      cw <- if (is.null(x$w)) NULL else quote(w)
+      ref <- conformance_run(vec(x$s, x$ok, na_rm = nr, case_weights = x$w))
+      df_call <- function(data, by_loss = FALSE) {
+        args <- if (by_loss) {
+          list(data, quote(s), loss = quote(f))
+        } else {
+          list(data, quote(s), quote(ok))
+        }
+        do.call(fn, c(args, list(na_rm = nr, case_weights = cw)))$.estimate
+      }
+      ci <- function(method) {
+        function() {
+          selective_ci_vec(x$s, correct = x$ok, metrics = m,
+            method = method, times = 10, na_rm = nr, case_weights = x$w
+          )$.estimate
+        }
+      }
+      forms <- list(
+        data_frame = function() df_call(d),
+        grouped = function() df_call(dplyr::group_by(d, g)),
+        by_loss = function() df_call(d, by_loss = TRUE),
+        bootstrap_interval = ci("bootstrap"),
+        analytic_interval = if (info$analytic_interval[k]) ci("analytic"),
+        compare_scores = function() {
+          cmp <- do.call(compare_scores, list(d, quote(c(s, s2)),
+            correct = quote(ok), metric = m, method = "bootstrap",
+            times = 10, na_rm = nr, case_weights = cw
+          ))
+          cmp$estimates$estimate[1]
+        }
+      )
+      forms <- Filter(Negate(is.null), forms)
+      for (form in names(forms)) {
+        cell <- conformance_run(forms[[form]]())
+        expect_conformant(cell, ref, paste(m, form, edge, sep = " / "))
+        cells <- cells + 1
+      }
+      if (grepl("^weights_", edge) && info$weights[k] == "scale_free") {
+        base <- conformance_run(vec(conf, ok, case_weights = w))
+        expect_conformant(ref, base, paste(m, "vec", edge, "against weights",
+          sep = " / "))
+      }
+    }
+  }
+  expect_gt(cells, 300)
+})
