@@ -399,40 +399,22 @@ ci_check_options <- function(options, metrics, call) {
     rule = "tie_closed", tpr = 0.95, span = 0.75, eps = 1e-8
   )
   out[names(options)] <- options
-  out$estimator <- check_choice(out$estimator, aurc_estimators,
-    arg = "options$estimator", call = call
-  )
-  out$method <- check_choice(out$method, c("trapezoid", "step"),
-    arg = "options$method", call = call
-  )
-  out$optimum <- check_choice(out$optimum, eaurc_optima,
-    arg = "options$optimum", call = call
-  )
-  need <- c(
-    risk_at_coverage = "coverage", coverage_at_risk = "risk",
-    partial_aurc = "coverage_range", partial_augrc = "coverage_range"
-  )
-  for (m in intersect(names(need), metrics)) {
-    if (is.null(options[[need[[m]]]])) {
-      abort_aurc(
-        "{.val {m}} needs {.arg options${need[[m]]}}.",
-        class = "aurc_error_type", call = call
-      )
+  # an option a metric requires (no default in the registry) must be given
+  for (m in intersect(metrics, metric_names())) {
+    for (opt in metric_entry(m)$options) {
+      if (is.null(metric_option_info(opt)$default) && is.null(options[[opt]])) {
+        abort_aurc(
+          "{.val {m}} needs {.arg options${opt}}.",
+          class = "aurc_error_type", call = call
+        )
+      }
     }
   }
-  out$coverage <- check_number(out$coverage, 0, 1,
-    arg = "options$coverage", call = call
-  )
-  out$risk <- check_number(out$risk, 0, arg = "options$risk", call = call)
-  out$max_rejection <- check_max_rejection(out$max_rejection, call)
-  out$rule <- check_choice(out$rule, c("tie_closed", "lowest_risk"),
-    arg = "options$rule", call = call
-  )
-  out$tpr <- check_number(out$tpr, 0, 1, open = TRUE, arg = "options$tpr",
-    call = call
-  )
-  if (!is.null(out$coverage_range)) {
-    out$coverage_range <- check_coverage_range(out$coverage_range, call)
+  # the registry's options through the registry's validators
+  for (opt in intersect(names(out), names(metric_option_registry))) {
+    if (!is.null(out[[opt]])) {
+      out[opt] <- list(metric_option_info(opt)$check(out[[opt]], call))
+    }
   }
   out$n_bins <- check_number(out$n_bins, 1, 1e6,
     whole = TRUE,
