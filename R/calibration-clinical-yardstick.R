@@ -1,11 +1,26 @@
 #' Clinical calibration summaries for yardstick and tune
 #'
 #' [ici()], [e50()], [e90()], [emax()] and [calibration_intercept()] as
-#' yardstick class-probability metrics, beside [ece_prob()]: from a factor
-#' `truth` and the class-probability columns of a tidymodels model, the
-#' confidence of a row is its largest probability and it is correct when
-#' that class (the first of tied maxima) is `truth` (top-label
-#' calibration, as [ece_prob()]). ICI, E50, E90 and Emax have direction
+#' yardstick class-probability metrics, beside [ece_prob()], from a factor
+#' `truth` and the class-probability columns of a tidymodels model:
+#' * **Two classes: the calibration of the event probability**, as
+#'   clinical prediction modelling means it (Austin and Steyerberg; Van
+#'   Calster et al.): the prediction is the probability of the event level
+#'   (`event_level = "first"`, yardstick's default, or `"second"`) and the
+#'   outcome whether `truth` is that level. A model that predicts the
+#'   event with probability 0.3 should see it in 30% of such cases.
+#' * **More classes: top-label calibration**, as [ece_prob()]: the
+#'   confidence of a row is its largest probability and it is correct when
+#'   that class (the first of tied maxima) is `truth`.
+#'
+#' The two differ for a binary model: top-label calibration folds the
+#' probabilities at 0.5 (a prediction of 0.3 for the event is a
+#' confidence of 0.7 in the other class), so it cannot see a model whose
+#' event probabilities are too low on one side and too high on the other
+#' in the same way. [ece_prob()] stays top-label for every number of
+#' classes, as the machine-learning literature defines the ECE.
+#'
+#' ICI, E50, E90 and Emax have direction
 #' `"minimize"` and range `[0, 1]`; the calibration intercept (calibration
 #' in the large, 0 when calibrated) has direction `"zero"`. The
 #' calibration slope has no yardstick direction (its target is 1) and is
@@ -62,8 +77,9 @@ clinical_prob_eval <- function(.metric, .vec, ...,
     warn_aurc(
       c(
         "{.fn {(.metric)}_prob} ignores {.arg estimator}.",
-        i = "Top-label calibration uses the largest probability of every
-             row."
+        i = "It measures the calibration of the event probability (two
+             classes) or of the largest probability (top-label, more
+             classes)."
       ),
       class = "aurc_warning_ignored", call = call
     )
@@ -78,6 +94,16 @@ clinical_prob_eval <- function(.metric, .vec, ...,
     call,
     names = cols$names, case_weights = cols$case_weights
   )
+  lev <- levels(cols$truth)
+  binary <- length(lev) == 2
+  if (binary) {
+    # the event's probability and whether the event happened
+    e <- if (event_level == "first") 1L else 2L
+    input$score <- ifelse(input$ok, input$probs[, e], NA_real_)
+    input$loss <- ifelse(input$ok, as.double(cols$truth != lev[e]),
+      NA_real_
+    )
+  }
   one <- function(rows) {
     pick <- function(x) if (is.null(rows) || is.null(x)) x else x[rows]
     conf <- pick(input$score)
@@ -85,10 +111,13 @@ clinical_prob_eval <- function(.metric, .vec, ...,
     w <- pick(cols$case_weights)
     if (intercept) {
       return(recalibration_value(conf, correct, w, "intercept", .env$eps,
-        .env$na_rm, call
+        .env$na_rm, call,
+        convention = !binary
       ))
     }
-    d <- ici_distances(conf, correct, w, .env$span, .env$na_rm, call)
+    d <- ici_distances(conf, correct, w, .env$span, .env$na_rm, call,
+      convention = !binary
+    )
     ici_summaries(d, .metric, call)[[.metric]]
   }
   if (.vec) return(one(NULL))

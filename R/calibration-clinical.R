@@ -151,9 +151,10 @@ check_eps <- function(eps, call) {
 }
 
 recalibration_value <- function(confidence, correct, case_weights, what, eps,
-                                na_rm, call) {
+                                na_rm, call, convention = TRUE) {
   input <- calibration_frequency_input(confidence, correct, case_weights,
-    na_rm, call
+    na_rm, call,
+    convention = convention
   )
   if (identical(input, "missing")) return(NA_real_)
   if (is.null(input)) {
@@ -411,9 +412,10 @@ check_span <- function(span, call) {
 # |p - s(p)| of validated samples with their weights (list d, w), or NULL
 # (NA result; with a warning when nothing is left or no smooth exists).
 ici_distances <- function(confidence, correct, case_weights, span, na_rm,
-                          call) {
+                          call, convention = TRUE) {
   input <- calibration_frequency_input(confidence, correct, case_weights,
-    na_rm, call
+    na_rm, call,
+    convention = convention
   )
   if (identical(input, "missing")) return(NULL)
   if (is.null(input)) {

@@ -326,10 +326,10 @@ warn_test_undefined <- function(what, call) {
 # (the number of samples or the sum of the weights); "missing" when a value
 # is missing and `na_rm = FALSE`; NULL when nothing is left.
 calibration_frequency_input <- function(confidence, correct, case_weights,
-                                        na_rm, call) {
+                                        na_rm, call, convention = TRUE) {
   input <- calibration_input(confidence, correct, case_weights, na_rm,
     list(binning = "none"), call,
-    rescale = FALSE
+    rescale = FALSE, convention = convention
   )
   if (!is.list(input)) return(input)
   w <- input$case_weights

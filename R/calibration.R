@@ -418,11 +418,14 @@ calibration_check_columns <- function(confidence, correct, case_weights,
 # given times 2^weight_exponent, for the counts a bin table reports) and
 # `too_few` whether, as counts, they total less than one case. `rescale =
 # FALSE` keeps the weights as given (frequency weights whose scale
-# matters: the calibration tests of R/calibration-tests.R).
+# matters: the calibration tests of R/calibration-tests.R). `convention =
+# FALSE`: no check that the confidence looks like P(class) (the event
+# probability of a binary model, whose calibration the clinical summaries
+# of R/calibration-clinical-yardstick.R measure).
 calibration_input <- function(confidence, correct, case_weights, na_rm,
-                              settings, call, rescale = TRUE, count = FALSE) {
+                              settings, call, rescale = TRUE, count = FALSE,
+                              convention = TRUE) {
   case_weights <- plain_weights(case_weights)
-  convention <- TRUE
   if (is.matrix(confidence)) {
     # a probability matrix and class labels (R/calibration-df.R)
     tl <- calibration_from_probs(confidence, correct, call)
