@@ -82,7 +82,7 @@ test_that("a tiny case computed by hand", {
     failure = c(0, 0, 1, 1), a = c(4, 3, 2, 1), b = c(4, 1, 3, 2)
   )
   res <- selective_power(d, c(a, b), failure,
-    metric = "failure_auroc", n = 16
+    metric = "failure_auroc", n = 16, difference = "pilot"
   )
   sd <- sqrt(4 * (0.5 / 2 + 0 / 2))
   expect_equal(res$sd, 1)
@@ -94,19 +94,21 @@ test_that("a tiny case computed by hand", {
   z <- qnorm(0.975)
   expect_equal(res$power, pnorm(2 - z) + pnorm(-2 - z), tolerance = 1e-12)
   one <- selective_power(d, c(a, b), failure,
-    metric = "failure_auroc", n = 16, alternative = "one.sided"
+    metric = "failure_auroc", n = 16, alternative = "one.sided",
+    difference = "pilot"
   )
   expect_equal(one$power, pnorm(2 - qnorm(0.95)), tolerance = 1e-12)
   # 80% power: (z + z_0.8)^2 * 1 / 0.5^2 = 31.4 (the second tail,
   # pnorm(-4.8), is far too small to move it) -> 32 cases
   n80 <- selective_power(d, c(a, b), failure,
-    metric = "failure_auroc", power = 0.8
+    metric = "failure_auroc", power = 0.8, difference = "pilot"
   )
   expect_equal(n80$n, ceiling((z + qnorm(0.8))^2 / 0.5^2))
   expect_equal(n80$n, 32)
   expect_equal(n80$power, 0.8)
   one80 <- selective_power(d, c(a, b), failure,
-    metric = "failure_auroc", power = 0.8, alternative = "one.sided"
+    metric = "failure_auroc", power = 0.8, alternative = "one.sided",
+    difference = "pilot"
   )
   expect_equal(one80$n, ceiling((qnorm(0.95) + qnorm(0.8))^2 / 0.5^2))
   # the difference detectable with 100 cases and 90% power, one-sided:
@@ -305,7 +307,7 @@ test_that("failure AUROC: DeLong's variance and pROC::power.roc.test", {
     v2 <- pROC::var(r2, method = "delong")
     c12 <- pROC::cov(r1, r2, method = "delong")
     res <- selective_power(df, c(good, poor), failure,
-      metric = "failure_auroc", power = 0.8
+      metric = "failure_auroc", power = 0.8, difference = "pilot"
     )
     # per case: DeLong's variance of the difference times all cases
     expect_equal(res$sd^2, nrow(df) * (v1 + v2 - 2 * c12), tolerance = 1e-10)
@@ -383,7 +385,7 @@ test_that("simulation (slow): two models with their own failures", {
     set.seed(7)
     # the true difference and per-case SD from a pilot of 2e6 cases
     big <- selective_power(gen(2e6), c(a, b), c(fa, fb),
-      metric = metric, n = 400
+      metric = metric, n = 400, difference = "pilot"
     )
     reject <- vapply(seq_len(reps), function(i) {
       compare_scores(gen(400), c(a, b), c(fa, fb),
@@ -507,7 +509,7 @@ test_that("PRR and AUARC of two uncertainty measures take the same variance", {
     m <- sub("_half", "", m)
     cmp <- compare_scores(df, c(a, b), l, metric = m, max_rejection = mr)
     pw <- selective_power(df, c(a, b), l, metric = m, n = 1000,
-      max_rejection = mr)
+      max_rejection = mr, difference = "pilot")
     expect_equal(pw$sd^2, n * cmp$tests$std_error^2, tolerance = 1e-12)
     expect_equal(pw$pilot_difference, cmp$tests$difference, tolerance = 1e-12)
     z <- stats::qnorm(0.975)
@@ -521,4 +523,48 @@ test_that("PRR and AUARC of two uncertainty measures take the same variance", {
       max_rejection = 0.5)$pilot_difference,
     selective_power(df, c(a, b), l, metric = "prr", n = 1000)$pilot_difference
   )))
+})
+
+test_that("the default plans conservatively (the winner's curse)", {
+  # the true difference and per-case SD from a pilot of 2e5 cases
+  set.seed(1)
+  big <- selective_power(power_gen(2e5), c(a, b), failure, n = 100,
+    difference = "pilot"
+  )
+  d_true <- big$pilot_difference
+  real <- function(n) {
+    delta <- abs(d_true) * sqrt(n) / big$sd
+    pnorm(delta - qnorm(0.975)) + pnorm(-delta - qnorm(0.975))
+  }
+  set.seed(2)
+  reps <- 150
+  res <- t(replicate(reps, {
+    pilot <- power_gen(300)
+    p <- compare_scores(pilot, c(a, b), failure)$tests$p_value
+    by_pilot <- selective_power(pilot, c(a, b), failure, power = 0.8,
+      difference = "pilot"
+    )
+    default <- suppressWarnings(
+      selective_power(pilot, c(a, b), failure, power = 0.8)
+    )
+    c(p = p, pilot = real(by_pilot$n), default = real(default$n))
+  }))
+  # the pilots a study would be planned on: those with a significant
+  # difference
+  sel <- res[, "p"] < 0.05
+  expect_gt(sum(sel), 40)
+  realised <- colMeans(res[sel, c("pilot", "default")], na.rm = TRUE)
+  # planned for 80%: the pilot's difference delivers about 0.53, the
+  # conservative default about 0.81
+  expect_lt(realised[["pilot"]], 0.65)
+  expect_gt(realised[["default"]], 0.74)
+  # the default is "conservative", and says so
+  one <- selective_power(power_gen(300), c(a, b), failure, n = 500)
+  expect_identical(one$difference_source, "conservative")
+  expect_equal(abs(one$difference),
+    abs(one$pilot_difference) - qnorm(0.8) * one$sd / sqrt(one$n_pilot),
+    tolerance = 1e-12
+  )
+  expect_error(selective_power(power_gen(300), c(a, b), failure, n = 500,
+    difference = "observed"), class = "aurc_error_value")
 })
