@@ -7,6 +7,13 @@
 #   percentile  the type-7 quantiles (the stats::quantile() default) of the
 #               replicate values at levels alpha and 1 - alpha, alpha half
 #               of one minus conf_level.
+#   basic       the percentile interval reflected around the estimate,
+#               2 estimate - (q(1 - alpha), q(alpha)) with the same type-7
+#               quantiles q (boot::boot.ci(type = "basic") takes
+#               interpolated order statistics instead): it corrects the
+#               bootstrap's estimate of the bias
+#               (for an upward-biased metric such as the ECE the replicates
+#               lie above the estimate, and the reflected interval below).
 #   normal      estimate -/+ qnorm((1 + conf_level) / 2) * std_error, not
 #               bias-corrected: centred on the estimate, like the analytic
 #               interval, so the two differ only in their standard error.
@@ -25,6 +32,8 @@
 # two-sided p-value is the inversion of the interval of the same type: the
 # smallest 1 - conf_level at which the interval excludes 0.
 #   percentile  2 min(1 + #(d <= 0), 1 + #(d >= 0)) / (B + 1), at most 1
+#   basic       the same with d reflected: 2 min(1 + #(d >= 2 d0),
+#               1 + #(d <= 2 d0)) / (B + 1), at most 1
 #   normal      2 pnorm(-|estimate| / std_error)
 #   bca         F = #(d <= 0) / B kept within [1 / (B + 1), B / (B + 1)],
 #               z = (u / (1 + a u)) - z0 with u = qnorm(F) - z0, and
@@ -111,6 +120,9 @@ ci_interval <- function(t, t0, type, conf_level, lv, call) {
   if (type == "percentile") {
     q <- stats::quantile(t, c(alpha, 1 - alpha), type = 7, names = FALSE)
     out[c("lower", "upper")] <- q
+  } else if (type == "basic") {
+    q <- stats::quantile(t, c(1 - alpha, alpha), type = 7, names = FALSE)
+    out[c("lower", "upper")] <- 2 * t0 - q
   } else if (type == "normal") {
     z <- stats::qnorm(1 - alpha)
     out[c("lower", "upper")] <- c(t0 - z * se, t0 + z * se)
@@ -198,6 +210,10 @@ ci_p_value <- function(d, d0, type, iv) {
   if (!is.finite(d0) || n_rep < 2) return(NA_real_)
   if (type == "percentile") {
     return(min(1, 2 * min(1 + sum(d <= 0), 1 + sum(d >= 0)) / (n_rep + 1)))
+  }
+  if (type == "basic") {
+    return(min(1, 2 * min(1 + sum(d >= 2 * d0), 1 + sum(d <= 2 * d0)) /
+      (n_rep + 1)))
   }
   if (type == "normal") {
     se <- iv[["std_error"]]

@@ -171,7 +171,7 @@ ci_codes <- function(x, n) {
 ci_bootstrap_input <- function(scores, loss, case_weights, metrics, options,
                                times, strata, cluster, indices, threads, type,
                                conf_level, influence, call) {
-  type <- check_choice(type, c("percentile", "bca", "normal"), call = call)
+  type <- check_choice(type, ci_types, call = call)
   conf_level <- check_number(conf_level, 0, 1, open = TRUE, call = call)
   sc <- ci_check_scores(scores, call)
   n <- sc$n

@@ -19,7 +19,7 @@
 #' * `method = "bootstrap"`: `times` replicates of the cases drawn with
 #'   replacement (within `strata`; whole clusters with `cluster`), or the
 #'   replicates given in `indices`; `type = "percentile"` (default),
-#'   `"bca"` or `"normal"`. `set.seed()` reproduces the draws whatever the
+#'   `"bca"`, `"normal"` or `"basic"`. `set.seed()` reproduces the draws whatever the
 #'   number of `threads`. A replicate is a vector of counts over the
 #'   presorted tie groups, never a new sort.
 #'
@@ -55,6 +55,37 @@
 #' Their BCa acceleration comes from the jackknife (`n` deletions; for the
 #' smooth ECE each is a bandwidth search, so BCa costs about as much as
 #' `n` more replicates).
+#'
+#' @section The ECE's interval:
+#' The ECE is never below 0 and is biased upwards (a perfectly calibrated
+#' model has an ECE of about `sqrt(bins / n)`), so intervals around the
+#' estimate or the replicates alone miss a small true ECE. Two rules make
+#' its interval honest at every `n`, for every method:
+#' * no bound is below 0 (nor is any bound of the other calibration
+#'   errors, the ICI family or the balanced metrics outside their range);
+#' * **the lower bound is 0 whenever the data are consistent with perfect
+#'   calibration**: when the ECE does not exceed the `conf_level` quantile
+#'   of its distribution under calibration with the same bins (each bin's
+#'   sum of `y - p` has mean 0 and variance `sum p (1 - p)`; the ECE is then
+#'   a sum of half-normal terms, whose quantile is computed without random
+#'   numbers). So a calibrated model's interval starts at 0 with
+#'   probability about `conf_level`.
+#'
+#' Measured by `inst/scripts/ci-ece-small-n.R` (10 equal-width bins, 400
+#' data sets of 1000 replicates per cell, so each rate is known to about
+#' 1.1 points). Coverage of 95% intervals at `n = 213` / `500` / `2000`:
+#' * a calibrated model (true ECE 0; the estimate averages 0.043 / 0.028
+#'   / 0.014): every method 93.2-94.5% (without the rule: analytic
+#'   62-65%, percentile and BCa 0%, normal 29-33%, basic 74-77%);
+#' * a miscalibrated one (true ECE 0.056): **analytic 95.2 / 95.0 /
+#'   95.2%**, basic 92.0 / 90.0 / 91.8%, normal 90.0 / 90.5 / 93.5%, BCa
+#'   86.8 / 87.8 / 92.2%, percentile 69.8 / 82.0 / 88.0%.
+#'
+#' So for the ECE use the analytic interval (the default); among the
+#' bootstrap intervals the basic one, which reflects the replicates' bias,
+#' and never the percentile one at small `n` (the replicates lie above the
+#' estimate: at `n = 213` a percentile interval can exclude the estimate
+#' itself).
 #'
 #' @section Coverage of the calibration intervals:
 #' Measured by `inst/scripts/ci-calibration-coverage.R` (results in the
@@ -215,8 +246,10 @@
 #'   `aurc_warning_ignored`, by the other metrics.
 #' @param metrics Character vector of metric names (see Details).
 #' @param method `"analytic"` or `"bootstrap"`.
-#' @param type Bootstrap interval: `"percentile"`, `"bca"` or `"normal"`.
-#'   Ignored (with a warning) for `method = "analytic"`.
+#' @param type Bootstrap interval: `"percentile"`, `"bca"`, `"normal"` or
+#'   `"basic"` (the percentile interval reflected around the estimate, which
+#'   corrects the bootstrap's estimate of a bias). Ignored (with a warning)
+#'   for `method = "analytic"`.
 #' @param conf_level Confidence level, strictly between 0 and 1.
 #' @param times Number of bootstrap replicates, a whole number of at least
 #'   2 (at most 1e6).
@@ -486,7 +519,7 @@ ci_warn_conventions <- function(spec, score, loss, case_weights, from_correct,
 
 ci_metrics <- function() ci_bootstrap_metrics()
 
-ci_types <- c("percentile", "bca", "normal")
+ci_types <- c("percentile", "bca", "normal", "basic")
 ci_max_times <- 1e6
 
 ci_ignored <- function(type_missing, times_missing, threads_missing) {
@@ -715,8 +748,10 @@ ci_compute_input <- function(spec, input, indices, call) {
     },
     call
   )
+  ece_null <- ci_ece_null_bound(spec, input) # R/ci-calibration.R
   if (spec$ci_method == "bootstrap") {
-    return(ci_bootstrap_rows(spec, input, indices, call))
+    out <- ci_bootstrap_rows(spec, input, indices, call)
+    return(ci_ece_lower_at_calibration(out, spec, ece_null))
   }
   # weights at any scale (R/weights-scale.R): computed on weights brought
   # into range by a power of 2 (exact; for metrics that count cases, a
@@ -774,7 +809,9 @@ ci_compute_input <- function(spec, input, indices, call) {
       class = "aurc_warning_no_interval"
     )
   }
-  ci_table(spec, est, lower, upper, se)
+  ci_ece_lower_at_calibration(ci_table(spec, est, lower, upper, se), spec,
+    ece_null
+  )
 }
 
 # The analytic interval of coverage at risk (see ?influence_functions):
@@ -838,6 +875,13 @@ ci_table <- function(spec, est, lower, upper, se) {
     "analytic"
   } else {
     paste0("bootstrap_", spec$type)
+  }
+  # bounds outside the values a metric can take move to them (an ECE is
+  # never below 0: the catalog's `range`)
+  for (j in which(spec$metrics %in% names(metric_catalog_more))) {
+    r <- metric_catalog_more[[spec$metrics[j]]]$range
+    lower[j] <- max(lower[j], r[1])
+    upper[j] <- min(upper[j], r[2])
   }
   tibble::tibble(
     .metric = spec$metrics, .estimator = spec$labels,

@@ -30,6 +30,8 @@
 #               counts. `undefined = "own"`: the metric's own function
 #               says why a value is NA.
 #   binned      TRUE for the binned calibration errors (binning, n_bins)
+#   range       the values the metric can take: interval bounds outside it
+#               are moved to it (ci_table(); an ECE is never below 0)
 #   forms       the forms beyond the data-frame, vector and interval ones:
 #               "selective_metrics" (a column of selective_metrics()),
 #               "database" (the data-frame form computes on lazy tables)
@@ -37,12 +39,15 @@ new_catalog_entry <- function(name, title, family, direction, input,
                               options = NULL, undefined = "no_data",
                               counts = NULL, influence = FALSE,
                               replicate = NULL, binned = FALSE,
-                              forms = character()) {
+                              forms = character(), range = NULL) {
+  if (is.null(range)) {
+    range <- if (family == "balanced") c(0, 1) else c(0, Inf)
+  }
   list(
     name = name, title = title, family = family, direction = direction,
     input = input, options = as.character(options), undefined = undefined,
     counts = counts, influence = influence, replicate = replicate,
-    binned = binned, forms = forms
+    binned = binned, forms = forms, range = range
   )
 }
 
@@ -108,13 +113,15 @@ metric_catalog_more <- list(
   calibration_slope = new_catalog_entry("calibration_slope",
     "calibration slope", "calibration", "target_1", "correct",
     options = "eps", undefined = "own", replicate = "logistic",
-    influence = function(o) recalibration_influence_of("slope")
+    influence = function(o) recalibration_influence_of("slope"),
+    range = c(-Inf, Inf)
   ),
   calibration_intercept = new_catalog_entry("calibration_intercept",
     "calibration intercept (calibration-in-the-large)", "calibration",
     "target_0", "correct", options = "eps", undefined = "own",
     replicate = "logistic",
-    influence = function(o) recalibration_influence_of("intercept")
+    influence = function(o) recalibration_influence_of("intercept"),
+    range = c(-Inf, Inf)
   )
 )
 
