@@ -247,11 +247,29 @@ influence_options <- function(options = list()) {
 metric_influence_many <- function(score, loss, case_weights, metrics,
                                   options = list()) {
   o <- influence_options(options)
+  plans <- lapply(metrics, metric_influence_plan, o)
+  kind <- vapply(plans, function(p) p$kind, character(1))
+  if (all(kind == "kernel")) {
+    # the common case: the metrics' own kernels with one estimator, in one
+    # call whose result is the answer (no copy)
+    same <- vapply(plans, function(p) {
+      !p$flip && identical(p$estimator, o$estimator)
+    }, logical(1))
+    kernels <- vapply(plans, function(p) p$kernel, character(1))
+    if (all(same) && identical(kernels, metrics) && !anyDuplicated(metrics)) {
+      return(influence_impl(
+        as.double(score), as.double(loss),
+        if (is.null(case_weights)) double() else as.double(case_weights),
+        metrics, o$estimator, o$method, o$optimum, as.double(o$coverage),
+        as.double(o$risk), as.integer(o$n_bins),
+        if (is.null(o$edges)) double() else as.double(o$edges),
+        sort_threads()
+      ))
+    }
+  }
   n <- length(score)
   est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))
-  plans <- lapply(metrics, metric_influence_plan, o)
-  kind <- vapply(plans, function(p) p$kind, character(1))
   # the C++ kernels: one call (one sort) per estimator
   kern <- which(kind == "kernel")
   estimators <- vapply(plans[kern], function(p) p$estimator, character(1))

@@ -158,6 +158,24 @@ void collect_groups(const Source& src, GroupVectors& out) {
   });
 }
 
+// The same for a Presorted source: one group per sample at most, so the
+// vectors are sized once (push_back's doublings cost a third of the
+// influence functions' time at n = 1e6 with distinct scores), and the
+// runs are found in the same pass that sums them.
+inline void collect_groups(const PresortedGroups& src, GroupVectors& out) {
+  const std::size_t n = src.p.order.size();
+  out.count.resize(n);
+  out.loss.resize(n);
+  std::size_t g = 0;
+  src.ascending([&](double c, double s) {
+    out.count[g] = c;
+    out.loss[g] = s;
+    ++g;
+  });
+  out.count.resize(g);
+  out.loss.resize(g);
+}
+
 // Total weighted count of a source.
 template <class Source>
 double total_count(const Source& src) {
