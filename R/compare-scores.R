@@ -269,37 +269,48 @@ select_score_columns <- function(data, quo, call, arg = "scores", min = 2) {
   cols
 }
 
-# The loss of every score: one column (or `correct =`) for all, or one per
-# score (models compared on the same cases, each with its own loss). Returns
-# the loss vectors (one, or one per score) and their names.
+# The loss of every score: one column (or `correct =`, `quality =`) for
+# all, or one per score (models compared on the same cases, each with its
+# own loss). Returns the loss vectors (one, or one per score) and their
+# names.
 compare_losses <- function(data, spec, cols, loss_quo, correct_quo,
                            case_weights, call,
                            quality_quo = rlang::quo(NULL)) {
-  if (!rlang::quo_is_null(loss_quo) && loss_is_selection(loss_quo, data)) {
-    if (!rlang::quo_is_null(correct_quo) || !rlang::quo_is_null(quality_quo)) {
+  quos <- list(loss = loss_quo, correct = correct_quo, quality = quality_quo)
+  given <- !vapply(quos, rlang::quo_is_null, logical(1))
+  several <- given & vapply(quos, loss_is_selection, logical(1), data)
+  if (any(several)) {
+    if (sum(given) > 1) {
       abort_aurc(
         "Give one of {.arg loss}, {.arg correct} and {.arg quality}.",
         class = "aurc_error_value", call = call
       )
     }
-    names <- select_score_columns(data, loss_quo, call,
-      arg = "loss", min = 1
+    arg <- names(quos)[several]
+    names <- select_score_columns(data, quos[[arg]], call,
+      arg = arg, min = 1
     )
     if (!length(names) %in% c(1L, length(cols))) {
       abort_aurc(
         c(
-          "{.arg loss} must select one column or one per score.",
+          "{.arg {arg}} must select one column or one per score.",
           x = "It selects {length(names)} for {length(cols)} scores."
         ),
         class = "aurc_error_value", call = call
       )
     }
-    values <- lapply(names, function(nm) data[[nm]])
-    for (j in seq_along(values)) {
-      ci_warn_conventions(spec, data[[cols[j]]], values[[j]], case_weights,
-        FALSE, call
+    # (each checked and turned into a loss as a single column is, with
+    # the warnings of its own score)
+    values <- lapply(seq_along(names), function(j) {
+      x <- data[[names[j]]]
+      ci_loss(spec, data[[cols[j]]],
+        loss = if (arg == "loss") x,
+        correct = if (arg == "correct") x,
+        case_weights = case_weights, call = call,
+        quality = if (arg == "quality") x
       )
-    }
+    })
+    if (arg != "loss") names <- paste("1 -", names)
     return(list(values = values, names = names))
   }
   loss <- eval_column(data, loss_quo, "loss", call = call)
