@@ -297,3 +297,69 @@ test_that("long form: hostile model and case give classed conditions", {
     }
   }
 })
+
+test_that("bootstrap_ranking_prob() numbers the cases by row position", {
+  set.seed(9)
+  n <- 60
+  truth <- factor(sample(c("a", "b", "c"), n, replace = TRUE))
+  one <- function() {
+    p <- matrix(runif(3 * n), n)
+    p <- p / rowSums(p)
+    data.frame(truth = truth, .pred_a = p[, 1], .pred_b = p[, 2],
+      .pred_c = p[, 3]
+    )
+  }
+  df <- rbind(cbind(model = "m1", one()), cbind(model = "m2", one()),
+    cbind(model = "m3", one())
+  )
+  df$position <- rep(seq_len(n), 3)
+  set.seed(2)
+  auto <- bootstrap_ranking_prob(df, model, truth = truth,
+    starts_with(".pred_"), times = 40, case = NULL
+  )
+  set.seed(2)
+  given <- bootstrap_ranking_prob(df, model, position, truth,
+    starts_with(".pred_"), times = 40
+  )
+  expect_equal(auto$ranking, given$ranking)
+  expect_equal(auto$tests, given$tests)
+  # with runs: the position within each method and run
+  runs <- rbind(cbind(df, seed = 1), cbind(df, seed = 2))
+  set.seed(2)
+  auto <- bootstrap_ranking_prob(runs, model, , truth,
+    starts_with(".pred_"), run = seed, times = 20
+  )
+  set.seed(2)
+  given <- bootstrap_ranking_prob(runs, model, position, truth,
+    starts_with(".pred_"), run = seed, times = 20
+  )
+  expect_equal(auto$ranking, given$ranking)
+  df$.pred_a[7] <- NA
+  # the position is taken before a row with a missing value is dropped:
+  # its case lacks for one model, as with the case id
+  expect_error(
+    bootstrap_ranking_prob(df, model, , truth, starts_with(".pred_"),
+      times = 5
+    ),
+    class = "aurc_error_unpaired"
+  )
+  df <- df[-7, ]
+  expect_snapshot(error = TRUE, {
+    bootstrap_ranking_prob(df, model, , truth, starts_with(".pred_"),
+      times = 5
+    )
+  })
+  expect_error(
+    bootstrap_ranking_prob(df, model, case = NULL, truth,
+      starts_with(".pred_"), times = 5
+    ),
+    class = "aurc_error_value"
+  )
+  # a probability column in the place of `case` warns
+  expect_warning(
+    try(bootstrap_ranking_prob(df, model, truth = truth, .pred_a, .pred_b,
+      .pred_c, times = 5
+    ), silent = TRUE),
+    class = "aurc_warning_swapped"
+  )
+})
