@@ -173,22 +173,9 @@ compare_long_pairs <- function(m, case, rows, k, models, where, call) {
   if (is.null(case)) {
     at <- positions_within(m, k)
     count <- at$count
-    if (any(count != count[1])) {
-      j <- which(count != count[1])[1]
-      abort_aurc(
-        c(
-          paste(
-            "Every model of {.arg model} must have the same number of",
-            "rows{where}: without {.arg case}, the k-th row of each model",
-            "is the same case."
-          ),
-          x = "Model {.val {models[1]}} has {count[1]} row{?s}, model
-               {.val {models[j]}} has {count[j]}.",
-          i = "Give {.arg case} to pair the rows by a case id."
-        ),
-        class = c("aurc_error_unpaired", "aurc_error_value"), call = call
-      )
-    }
+    check_equal_rows(count, paste0("\"", models, "\""), "model", "model",
+      where, call
+    )
     idx <- matrix(NA_integer_, count[1], k)
     idx[cbind(at$pos, m)] <- rows
     return(idx)
@@ -318,6 +305,29 @@ check_vector_column <- function(x, arg, call) {
     )
   }
   invisible(x)
+}
+
+# A classed error unless every model of a long form (a `noun` of the
+# column `arg`, `labels` quoted) has as many rows (`count`): without a case
+# id, the k-th row of each is the same case. `each`: what must have them.
+check_equal_rows <- function(count, labels, arg, noun, where, call,
+                             each = noun) {
+  if (all(count == count[1])) return(invisible())
+  j <- which(count != count[1])[1]
+  first <- paste0(toupper(substr(noun, 1, 1)), substring(noun, 2))
+  abort_aurc(
+    c(
+      paste(
+        "Every {each} of {.arg {arg}} must have the same number of",
+        "rows{where}: without {.arg case}, the k-th row of each is the",
+        "same case."
+      ),
+      x = "{first} {labels[1]} has {count[1]} row{?s}, {noun} {labels[j]}
+           has {count[j]}.",
+      i = "Give {.arg case} to pair the rows by a case id."
+    ),
+    class = c("aurc_error_unpaired", "aurc_error_value"), call = call
+  )
 }
 
 # The position of each row within its key (1, 2, ... in the order of the

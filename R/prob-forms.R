@@ -196,31 +196,17 @@ ranking_row_case <- function(method, run, call) {
   key <- match(method, unique(method))
   if (!is.null(run)) {
     r <- match(run, unique(run))
-    both <- (key - 1) * as.double(max(r)) + r
+    both <- (key - 1) * as.double(max(r, 0L)) + r
     key <- match(both, unique(both))
   }
-  label <- function(i) {
-    row <- match(i, key)
-    paste0("\"", method[row], "\"",
-      if (!is.null(run)) paste0(", run ", run[row])
-    )
-  }
   at <- positions_within(key, max(key, 0L))
-  count <- at$count
-  if (any(count != count[1])) {
-    j <- which(count != count[1])[1]
-    abort_aurc(
-      c(
-        paste(
-          "Every method{if (is.null(run)) '' else ' and run'} of",
-          "{.arg method} must have the same number of rows: without",
-          "{.arg case}, the k-th row of each is the same case."
-        ),
-        x = "Method {label(1)} has {count[1]} row{?s}, method {label(j)}
-             has {count[j]}.",
-        i = "Give {.arg case} to pair the rows by a case id."
-      ),
-      class = c("aurc_error_unpaired", "aurc_error_value"), call = call
+  if (any(at$count != at$count[1])) {
+    first <- match(seq_along(at$count), key)
+    labels <- paste0("\"", method[first], "\"",
+      if (!is.null(run)) paste0(", run ", run[first])
+    )
+    check_equal_rows(at$count, labels, "method", "method", "", call,
+      each = if (is.null(run)) "method" else "method and run"
     )
   }
   at$pos

@@ -230,6 +230,14 @@ test_that("long form: classed errors name the argument", {
   expect_error(compare_scores(long, confidence, failure, model = model),
     class = "aurc_error_missing"
   )
+  skip_if_not_installed("dplyr")
+  # within each group: the group is named
+  long <- make_long(wide, c("a", "b"))[-4, ]
+  expect_snapshot(error = TRUE, {
+    compare_scores(dplyr::group_by(long, g), confidence, failure,
+      model = model
+    )
+  })
 })
 
 test_that("long form: the values of a case must agree across models", {
@@ -355,6 +363,12 @@ test_that("bootstrap_ranking_prob() numbers the cases by row position", {
     ),
     class = "aurc_error_value"
   )
+  runs <- runs[-1, ]
+  expect_snapshot(error = TRUE, {
+    bootstrap_ranking_prob(runs, model, , truth, starts_with(".pred_"),
+      run = seed, times = 5
+    )
+  })
   # a probability column in the place of `case` warns
   expect_warning(
     try(bootstrap_ranking_prob(df, model, truth = truth, .pred_a, .pred_b,
