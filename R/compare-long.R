@@ -91,10 +91,7 @@ compare_long_data <- function(data, quos, model_quo, case_quo, call) {
       abort_aurc(
         c(
           "With {.arg model}, {.arg {arg}} must be one column.",
-          i = paste(
-            "Each row holds the {arg} of its model: the models' own",
-            "{arg}es are its values on their rows."
-          )
+          i = "Each row holds the {arg} of its own model."
         ),
         class = "aurc_error_value", call = call
       )

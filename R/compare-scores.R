@@ -67,11 +67,11 @@
 #' every metric, method and option works as there; the scores of the result
 #' are named by the models, sorted (a factor in the order of its levels),
 #' and the cases are in the order of their position or id, as
-#' [bootstrap_ranking()] orders them. The columns of a case (`case_weights`, `strata`,
-#' `cluster`, `truth`) must hold the same value on the rows of every model;
-#' a case with a missing score or loss of any model is dropped for every
-#' model when `na_rm = TRUE`. More models than rows per model is an error
-#' (most often `model` and `case` swapped).
+#' [bootstrap_ranking()] orders them. The columns of a case
+#' (`case_weights`, `strata`, `cluster`, `truth`) must hold the same value
+#' on the rows of every model; a case with a missing score or loss of any
+#' model is dropped for every model when `na_rm = TRUE`. More models than
+#' rows per model is an error (most often `model` and `case` swapped).
 #'
 #' @inheritParams selective_ci
 #' @param data A data frame (grouped data frames give one set of pairs per
