@@ -4,7 +4,8 @@
 #' score columns evaluated on the same rows (same cases, same losses),
 #' `compare_scores()` estimates the metric of every score and, for every
 #' pair, the difference with its confidence interval and a two-sided
-#' p-value, adjusted over all pairs.
+#' p-value, adjusted over all pairs. Models can also be given in long form,
+#' one row per model and case (see "Long form").
 #'
 #' @section Methods:
 #' * `method = "analytic"` (default): the difference `T(a) - T(b)` has the
@@ -46,22 +47,55 @@
 #' unlike the one-sided tests of [bootstrap_ranking()] it does not presume
 #' a direction.
 #'
+#' @section Long form:
+#' The predictions of several models are often stacked, one row per model
+#' and case: the `augment()` output of each model (tidymodels) on the
+#' same test set, bound together with a column naming the model. Give that
+#' column as `model =`; `scores` then selects the one score column, and
+#' `loss` (or `correct`, `quality`) the one loss column, whose values on a
+#' model's rows are that model's losses. The rows are paired across
+#' models:
+#'
+#' * without `case`, by their position within each model: the k-th row of
+#'   every model is the same case, as stacking the predictions of one test
+#'   set in the same order gives. Every model must then have as many rows.
+#' * with `case =` (a column of case ids), by the case id: every model must
+#'   have every case, and each once.
+#'
+#' Of a grouped data frame the rows are paired within each group. The long
+#' data are reshaped to the wide form (one score column per model), so
+#' every metric, method and option works as there; the scores of the result
+#' are named by the models, sorted (a factor in the order of its levels),
+#' and the cases are in the order of their position or id, as
+#' [bootstrap_ranking()] orders them. The columns of a case
+#' (`case_weights`, `strata`, `cluster`, `truth`) must hold the same value
+#' on the rows of every model; a case with a missing score or loss of any
+#' model is dropped for every model when `na_rm = TRUE`. More models than
+#' rows per model is an error (most often `model` and `case` swapped).
+#'
 #' @inheritParams selective_ci
 #' @param data A data frame (grouped data frames give one set of pairs per
 #'   group).
 #' @param scores Two or more score columns: unquoted names combined with
 #'   `c()` (e.g. `c(msp, margin)`), a range (`msp:margin`), or a character
-#'   vector of column names.
+#'   vector of column names. With `model`: the one score column.
 #' @param loss The per-sample loss (0/1 failure for the binary metrics):
 #'   one unquoted column shared by every score, or one column per score
 #'   (`c(loss_a, loss_b)`, in the order of `scores`) to compare **models**,
-#'   each with its own confidence and its own loss on the same cases.
+#'   each with its own confidence and its own loss on the same cases. With
+#'   `model`: one column, each row the loss of its model.
+#' @param model For data in long form (one row per model and case, see
+#'   "Long form"): the unquoted column naming the model of each row.
+#' @param case With `model`: optional unquoted column of case ids, by
+#'   which the rows of the models are paired. Without it the k-th row of
+#'   each model is the same case.
 #' @param correct Instead of `loss`: the unquoted column of whether each
 #'   prediction was right (as [ece()] and every metric take it); the loss
-#'   is `1 - correct`.
+#'   is `1 - correct`. As `loss`, one column per score is a model's own.
 #' @param quality Instead of `loss`: the unquoted column of a quality in
 #'   `[0, 1]` (higher is better, as [prr()] and [auarc()] take it); the
-#'   loss is `1 - quality`.
+#'   loss is `1 - quality`. As `loss`, one column per score is a model's
+#'   own.
 #' @param truth For `metric = "aurc_ba"` or `"augrc_ba"`: the unquoted
 #'   column of the true class of each case (see [selective_ci()]).
 #' @param metric One metric name (see [selective_ci()]).
@@ -95,8 +129,16 @@
 #' compare_scores(df, c(good, poor), c(failure, failure_b))
 #' compare_scores(df, c("good", "poor"), failure, metric = "failure_auroc")
 #' autoplot(cmp)
+#' # the same two models in long form: one row per model and case, as the
+#' # stacked augment() output of two models on the same test set
+#' long <- rbind(
+#'   data.frame(model = "good", confidence = df$good, failure = df$failure),
+#'   data.frame(model = "poor", confidence = df$poor, failure = df$failure_b)
+#' )
+#' compare_scores(long, confidence, failure, model = model)
 #' @export
-compare_scores <- function(data, scores, loss, ..., correct = NULL,
+compare_scores <- function(data, scores, loss, ..., model = NULL,
+                           case = NULL, correct = NULL,
                            quality = NULL, truth = NULL, metric = "aurc",
                            method = c("analytic", "bootstrap"),
                            p_adjust = "holm", conf_level = 0.95,
@@ -112,38 +154,63 @@ compare_scores <- function(data, scores, loss, ..., correct = NULL,
   check_dots(...)
   bound <- ci_with_bound_metrics(metric, arg = "metric")
   if (!is.null(bound)) return(bound)
-  compare_scores_run(
+  call <- rlang::current_env()
+  quos <- list(
+    scores = rlang::enquo(scores),
+    loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
+    correct = rlang::enquo(correct), quality = rlang::enquo(quality),
+    case_weights = rlang::enquo(case_weights),
+    strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
+    truth = rlang::enquo(truth)
+  )
+  model_quo <- rlang::enquo(model)
+  case_quo <- rlang::enquo(case)
+  long <- NULL
+  if (!rlang::quo_is_null(model_quo)) {
+    # the long form, reshaped to the wide one (R/compare-long.R)
+    long <- compare_long_data(data, quos, model_quo, case_quo, call)
+    data <- long$data
+    quos <- long$quos
+  } else if (!rlang::quo_is_null(case_quo)) {
+    abort_aurc(
+      c(
+        "{.arg case} pairs the rows of the long form; give {.arg model} too.",
+        i = paste(
+          "Without {.arg model} every score is a column on the same rows,",
+          "each row one case."
+        )
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  res <- compare_scores_run(
     data,
-    quos = list(
-      scores = rlang::enquo(scores),
-      loss = if (missing(loss)) rlang::quo(NULL) else rlang::enquo(loss),
-      correct = rlang::enquo(correct), quality = rlang::enquo(quality),
-      case_weights = rlang::enquo(case_weights),
-      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
-      truth = rlang::enquo(truth)
-    ),
+    quos = quos, groups = long$groups,
     metric = metric, method = method, p_adjust = p_adjust,
     conf_level = conf_level, type = type, times = times, indices = indices,
     estimator = estimator, augrc_method = augrc_method, optimum = optimum,
     coverage = coverage, risk = risk, n_bins = n_bins, binning = binning,
     na_rm = na_rm, threads = threads,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
-    n_bins_given = !missing(n_bins), call = rlang::current_env(),
+    n_bins_given = !missing(n_bins), call = call,
     max_rejection = max_rejection, coverage_range = coverage_range,
     rule = rule, tpr = tpr, span = span, eps = eps
   )
+  if (is.null(long)) res else compare_long_names(res, long)
 }
 
 # The work of compare_scores() on the captured column selections `quos`
 # (scores, loss, correct, case_weights, strata, cluster); `call` is the
-# function the user called (compare_scores() or selective_power()).
+# function the user called (compare_scores() or selective_power());
+# `groups` those of `data` (data_groups()) unless given.
 compare_scores_run <- function(data, quos, metric, method, p_adjust,
                                conf_level, type, times, indices, estimator,
                                augrc_method, optimum, coverage, risk, n_bins,
                                binning, na_rm, threads, ignored, n_bins_given,
                                call, max_rejection = 1,
                                coverage_range = NULL, rule = "tie_closed",
-                               tpr = 0.95, span = 0.75, eps = 1e-8) {
+                               tpr = 0.95, span = 0.75, eps = 1e-8,
+                               groups = NULL) {
   if (!rlang::is_string(metric)) {
     abort_aurc(
       "{.arg metric} must be a single metric name, not
@@ -179,7 +246,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     quality_quo = quos$quality %||% rlang::quo(NULL),
     values$case_weights, call
   )
-  groups <- data_groups(data)
+  groups <- groups %||% data_groups(data)
   parts <- lapply(seq_along(groups$rows), function(g) {
     rows <- groups$rows[[g]]
     v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
@@ -269,37 +336,48 @@ select_score_columns <- function(data, quo, call, arg = "scores", min = 2) {
   cols
 }
 
-# The loss of every score: one column (or `correct =`) for all, or one per
-# score (models compared on the same cases, each with its own loss). Returns
-# the loss vectors (one, or one per score) and their names.
+# The loss of every score: one column (or `correct =`, `quality =`) for
+# all, or one per score (models compared on the same cases, each with its
+# own loss). Returns the loss vectors (one, or one per score) and their
+# names.
 compare_losses <- function(data, spec, cols, loss_quo, correct_quo,
                            case_weights, call,
                            quality_quo = rlang::quo(NULL)) {
-  if (!rlang::quo_is_null(loss_quo) && loss_is_selection(loss_quo, data)) {
-    if (!rlang::quo_is_null(correct_quo) || !rlang::quo_is_null(quality_quo)) {
+  quos <- list(loss = loss_quo, correct = correct_quo, quality = quality_quo)
+  given <- !vapply(quos, rlang::quo_is_null, logical(1))
+  several <- given & vapply(quos, loss_is_selection, logical(1), data)
+  if (any(several)) {
+    if (sum(given) > 1) {
       abort_aurc(
         "Give one of {.arg loss}, {.arg correct} and {.arg quality}.",
         class = "aurc_error_value", call = call
       )
     }
-    names <- select_score_columns(data, loss_quo, call,
-      arg = "loss", min = 1
+    arg <- names(quos)[several]
+    names <- select_score_columns(data, quos[[arg]], call,
+      arg = arg, min = 1
     )
     if (!length(names) %in% c(1L, length(cols))) {
       abort_aurc(
         c(
-          "{.arg loss} must select one column or one per score.",
+          "{.arg {arg}} must select one column or one per score.",
           x = "It selects {length(names)} for {length(cols)} scores."
         ),
         class = "aurc_error_value", call = call
       )
     }
-    values <- lapply(names, function(nm) data[[nm]])
-    for (j in seq_along(values)) {
-      ci_warn_conventions(spec, data[[cols[j]]], values[[j]], case_weights,
-        FALSE, call
+    # (each checked and turned into a loss as a single column is, with
+    # the warnings of its own score)
+    values <- lapply(seq_along(names), function(j) {
+      x <- data[[names[j]]]
+      ci_loss(spec, data[[cols[j]]],
+        loss = if (arg == "loss") x,
+        correct = if (arg == "correct") x,
+        case_weights = case_weights, call = call,
+        quality = if (arg == "quality") x
       )
-    }
+    })
+    if (arg != "loss") names <- paste("1 -", names)
     return(list(values = values, names = names))
   }
   loss <- eval_column(data, loss_quo, "loss", call = call)

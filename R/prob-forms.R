@@ -22,7 +22,12 @@
 #'   probability against the margin and the negative entropy);
 #' * `bootstrap_ranking_prob()` is [bootstrap_ranking()] of a long data
 #'   frame with one row per model (`method`) and case, e.g. the collected
-#'   predictions of several tidymodels workflows.
+#'   predictions of several tidymodels workflows. Without `case`, the case
+#'   id is the position of the row within its method (and run): the k-th
+#'   row of every method is the same case, as stacking the `augment()`
+#'   output of several models on one test set gives; every method (and
+#'   run) must then have as many rows. The position is taken before rows
+#'   with a missing value are dropped.
 #'
 #' Grouped data frames give one result per group, as the underlying
 #' function does.
@@ -41,7 +46,11 @@
 #' @param score_types For `compare_scores_prob()`: two or more of those.
 #' @param method,case,run For `bootstrap_ranking_prob()`: the unquoted
 #'   columns of the model, the case id and (optionally) the training run,
-#'   as in [bootstrap_ranking()].
+#'   as in [bootstrap_ranking()]. `case` is optional: without it (or with
+#'   `case = NULL`) the k-th row of each method (and run) is case k. As
+#'   unnamed arguments fill `case` before `truth`, write `case = NULL` or
+#'   leave its place empty: `bootstrap_ranking_prob(data, model, , truth,
+#'   ...)`.
 #' @param na_rm If `TRUE` (the default, as in yardstick) rows with a
 #'   missing truth or probability are dropped.
 #' @param case_weights Optional unquoted column of non-negative frequency
@@ -144,22 +153,89 @@ compare_scores_prob <- function(data, truth, ...,
 
 #' @rdname selective_prob_forms
 #' @export
-bootstrap_ranking_prob <- function(data, method, case, truth, ..., run = NULL,
-                                   event_level = "first", score_type = "msp",
-                                   na_rm = TRUE) {
-  a <- prob_form_args(rlang::current_env(), ...)
+bootstrap_ranking_prob <- function(data, method, case = NULL, truth, ...,
+                                   run = NULL, event_level = "first",
+                                   score_type = "msp", na_rm = TRUE) {
+  call <- rlang::current_env()
   cols <- list(
     method = rlang::enquo(method), case = rlang::enquo(case),
     run = rlang::enquo(run)
   )
+  if (rlang::quo_is_null(cols$case) && !rlang::quo_is_missing(cols$method)) {
+    # the position within each method and run, taken before prob_form_args()
+    # drops the rows with a missing value
+    check_data_frame(data, call = call)
+    data[[".case"]] <- ranking_row_case(
+      eval_column(data, cols$method, "method", call = call),
+      eval_column(data, cols$run, "run", call = call),
+      call
+    )
+    cols$case <- rlang::quo(.case)
+  } else if (!rlang::quo_is_missing(cols$case)) {
+    warn_case_not_id(data, cols$case, call)
+  }
+  a <- prob_form_args(call, ...)
   args <- c(
     list(a$data),
     lapply(cols[c("method", "case")], rlang::quo_get_expr),
     list(".score", ".loss"),
-    if (!rlang::quo_is_null(cols$run)) list(run = rlang::quo_get_expr(cols$run)),
+    if (!rlang::quo_is_null(cols$run)) {
+      list(run = rlang::quo_get_expr(cols$run))
+    },
     a$options
   )
   do.call(bootstrap_ranking, args)
+}
+
+# The case id of bootstrap_ranking_prob() without `case`: the position of
+# each row within its method (and run), every method (and run) with as
+# many rows.
+ranking_row_case <- function(method, run, call) {
+  check_key_column(method, "method", call)
+  if (!is.null(run)) check_key_column(run, "run", call)
+  key <- match(method, unique(method))
+  if (!is.null(run)) {
+    r <- match(run, unique(run))
+    both <- (key - 1) * as.double(max(r, 0L)) + r
+    key <- match(both, unique(both))
+  }
+  at <- positions_within(key, max(key, 0L))
+  if (any(at$count != at$count[1])) {
+    first <- match(seq_along(at$count), key)
+    labels <- paste0("\"", method[first], "\"",
+      if (!is.null(run)) paste0(", run ", run[first])
+    )
+    check_equal_rows(at$count, labels, "method", "method", "", call,
+      each = if (is.null(run)) "method" else "method and run"
+    )
+  }
+  at$pos
+}
+
+# A classed warning when `case` holds numbers that are not whole: a
+# probability column, most often, that took the place of `case` (unnamed
+# arguments fill it before `truth`).
+warn_case_not_id <- function(data, case_quo, call) {
+  if (!is.data.frame(data)) return(invisible())
+  case <- tryCatch(eval_column(data, case_quo, "case", call = call),
+    error = function(e) NULL
+  )
+  if (!is.double(case) || is.object(case)) return(invisible())
+  odd <- which(is.finite(case) & case != round(case))
+  if (length(odd) == 0) return(invisible())
+  warn_aurc(
+    c(
+      paste(
+        "{.arg case} holds numbers that are not whole (row {odd[1]} is",
+        "{.val {case[odd[1]]}}): is it a probability column?"
+      ),
+      i = paste(
+        "Unnamed arguments fill {.arg case} before {.arg truth}; to number",
+        "the cases by their rows, write {.code case = NULL}."
+      )
+    ),
+    class = "aurc_warning_swapped", call = call
+  )
 }
 
 # The arguments of a prob form (its frame `env`): the probability columns

@@ -322,3 +322,19 @@ test_that("the comparison plot says which direction is better", {
   expect_equal(aurc:::metric_direction("ece"), "minimize")
   expect_equal(aurc:::metric_direction("coverage_at_risk"), "maximize")
 })
+
+test_that("correct = and quality = take one column per model too", {
+  df <- make_models(300)
+  df$ok_a <- df$fail_a == 0
+  df$ok_b <- 1 - df$fail_b
+  want <- compare_scores(df, c(conf_a, conf_b), c(fail_a, fail_b))
+  got <- compare_scores(df, c(conf_a, conf_b), correct = c(ok_a, ok_b))
+  expect_identical(got$tests, want$tests)
+  expect_identical(got$settings$losses, c("1 - ok_a", "1 - ok_b"))
+  got <- compare_scores(df, c(conf_a, conf_b), quality = c(ok_a, ok_b))
+  expect_identical(got$tests, want$tests)
+  expect_error(
+    compare_scores(df, c(conf_a, conf_b), correct = c(ok_a, conf_b)),
+    class = "aurc_error_value"
+  )
+})
