@@ -11,13 +11,17 @@
 #'   orange when i mostly loses. It is crossed when i is not significantly
 #'   better than j (adjusted p-value above `alpha` in the one-sided
 #'   signed-rank test). A ranking whose every step is stable has blue,
-#'   uncrossed cells below the diagonal and crossed ones above it; a pair
-#'   that is significant but pale is a small, consistent difference. The
-#'   share is the effect the signed-rank test looks at, free of the
-#'   metric's units, so one colour scale serves every panel, whatever the
-#'   metric (an AURC of 0.05 and an AUROC of 0.9). It is computed from the
-#'   replicate values the ranking keeps (`object$replicates`); a ranking
-#'   without them is coloured by which method is better on the full data.
+#'   uncrossed cells below the diagonal and crossed ones above it; an
+#'   uncrossed pale cell is a pair that i wins only a little more often
+#'   than it loses, significant because the replicates are many (see
+#'   Interpreting the p-values in [bootstrap_ranking()]). The share (the
+#'   statistic of the paired sign test, a common-language effect size) is
+#'   free of the metric's units, so one colour scale serves every panel,
+#'   whatever the metric (an AURC of 0.05 and an AUROC of 0.9), where the
+#'   median paired difference would need a scale per metric. It is
+#'   computed from the replicate values the ranking keeps
+#'   (`object$replicates`); a ranking without them is coloured by which
+#'   method is better on the full data.
 #'   With `effect = FALSE` the map is that of Traub et al.: the cell is
 #'   filled when i is significantly better than j and crossed otherwise.
 #'   (Traub et al. draw the transpose: their filled cell at (x, y) means y
