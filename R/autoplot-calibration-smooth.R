@@ -200,20 +200,22 @@ lower_panel_height <- 0.3
 
 # The y scale shared by both panels: the upper panel's breaks as usual, the
 # lower panel's labelled in true values (`peak` is the true value drawn at
-# lower_panel_height; `percent`: labels in %). The panels are told apart by
-# their limits (the upper one reaches 1).
-lower_panel_axis <- function(peak, percent = FALSE) {
+# `height`, lower_panel_height unless a layout needs a taller lower panel;
+# `percent`: labels in %). The panels are told apart by their limits (the
+# upper one reaches 1).
+lower_panel_axis <- function(peak, percent = FALSE,
+                             height = lower_panel_height) {
   is_lower <- function(x) max(x, na.rm = TRUE) < 0.5
   ggplot2::scale_y_continuous(
     expand = ggplot2::expansion(mult = 0.02),
     breaks = function(limits) {
       if (!is_lower(limits)) return(seq(0, 1, by = 0.25))
       v <- pretty(c(0, peak), n = 3)
-      v[v <= peak * 1.0001] * lower_panel_height / peak
+      v[v <= peak * 1.0001] * height / peak
     },
     labels = function(b) {
       if (!length(b) || !is_lower(b[!is.na(b)])) return(format(b, trim = TRUE))
-      v <- signif(b * peak / lower_panel_height, 6)
+      v <- signif(b * peak / height, 6)
       if (percent) paste0(format(100 * v, trim = TRUE, drop0trailing = TRUE),
         "%") else format(v, trim = TRUE, drop0trailing = TRUE)
     }

@@ -17,6 +17,33 @@
 #' Do not use `+ ylim()` or `scale_y_continuous(limits = )`: they drop the
 #' points outside the limits and so change the curves.
 #'
+#' @section Risk scale:
+#' At low coverage the selective risk is the mean loss of a few of the most
+#' confident predictions: one confident failure among the first 20 puts the
+#' curve at 0.05, one among the first two at 0.5. The axis then reaches
+#' that early peak and the rest of the curves of good models, with risks of
+#' a few percent, sit in the bottom few percent of the panel.
+#' `risk_scale = "sqrt"` or `"log"` stretches the low risks instead of
+#' cutting the peak off: every point stays in the panel, the early peak
+#' included (it is real: confident failures), and the axis is labelled in
+#' risk units (0, 0.01, 0.1, ...), named in its title. A zoom that ignores
+#' the first part of the coverage when choosing the axis limit would push
+#' the peak out of the panel and hide exactly the failures that most
+#' confident predictions make; a transformed axis shows them and the
+#' differences between good models at once.
+#' * `"sqrt"`: the square root; risks below a tenth of the axis get about a
+#'   third of the panel. Distances stay easy to read; use it when the
+#'   curves span one order of magnitude.
+#' * `"log"`: a pseudo-logarithm, `asinh(risk / (2 sigma))`, logarithmic
+#'   above `sigma` and linear below it, so a risk of 0 (common at low
+#'   coverage and on the oracle) is drawn at the bottom instead of at minus
+#'   infinity. `sigma` is a thousandth of the axis's upper end, so the axis
+#'   spans three orders of magnitude. Use it when the curves to compare
+#'   differ by a factor of ten or more.
+#'
+#' The areas in the legend are those of the curves in risk units, whatever
+#' the scale.
+#'
 #' @param object An `aurc_rc_curve` from [rc_curve()] or [rc_curve_vec()].
 #' @param type `"selective"` (default) or `"generalized"` risk.
 #' @param references Which references to draw: `TRUE` (default) both,
@@ -25,6 +52,10 @@
 #'   18 lines).
 #' @param full_range If `TRUE`, the risk axis shows `[0, 1]` (or up to the
 #'   largest risk, if that is above 1) instead of zooming to the curves.
+#' @param risk_scale The scale of the risk axis: `"linear"` (default),
+#'   `"sqrt"` or `"log"` (a pseudo-logarithm that draws 0; see Risk scale).
+#'   Use `"sqrt"` or `"log"` when a few confident failures at low coverage
+#'   push the curves of good models to the bottom of the panel.
 #' @param ... Not used; must be empty.
 #' @return A ggplot object (not printed).
 #' @examples
@@ -35,15 +66,21 @@
 #' ggplot2::autoplot(curve)
 #' ggplot2::autoplot(curve, type = "generalized", references = "random")
 #' ggplot2::autoplot(curve, full_range = TRUE)
+#' # a confident failure at the top: the square-root axis shows the rest
+#' score[which(failure == 1)[1]] <- 2
+#' ggplot2::autoplot(rc_curve_vec(score, failure), risk_scale = "sqrt")
+#' ggplot2::autoplot(rc_curve_vec(score, failure), risk_scale = "log",
+#'   type = "generalized")
 #' @importFrom rlang .data
 #' @export
 autoplot.aurc_rc_curve <- function(object, type = "selective",
                                    references = TRUE, full_range = FALSE,
-                                   ...) {
+                                   ..., risk_scale = "linear") {
   check_dots(...)
   type <- check_choice(type, c("selective", "generalized"))
   references <- check_references(references)
   check_bool(full_range)
+  risk_scale <- check_choice(risk_scale, c("linear", "sqrt", "log"))
   selective <- type == "selective"
   y_col <- if (selective) "selective_risk" else "generalized_risk"
   gv <- attr(object, "group_vars")
@@ -126,10 +163,17 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
     ggplot2::geom_line() +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     # limits that hold every point (zoom with coord_cartesian, see above)
-    ggplot2::scale_y_continuous(limits = y_limits) +
+    risk_axis(y_limits, risk_scale) +
     ggplot2::labs(
       x = "Coverage (share of predictions accepted)",
-      y = if (selective) "Selective risk" else "Generalized risk",
+      y = paste0(
+        if (selective) "Selective risk" else "Generalized risk",
+        switch(risk_scale,
+          linear = "",
+          sqrt = " (sqrt scale)",
+          log = " (log scale)"
+        )
+      ),
       title = if (selective) {
         "Risk-coverage curve (area: AURC)"
       } else {
@@ -169,6 +213,77 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
       )
   }
   p
+}
+
+# The risk axis: linear, or transformed so that low risks get room (see
+# the section Risk scale). The transforms are odd functions (defined below
+# 0), so the expansion of the axis below 0 has an inverse.
+risk_axis <- function(limits, risk_scale) {
+  if (risk_scale == "linear") {
+    return(ggplot2::scale_y_continuous(limits = limits))
+  }
+  trans <- risk_transform(risk_scale, sigma = limits[2] / 1000)
+  args <- list(
+    limits = limits, breaks = risk_breaks(trans), labels = risk_labels,
+    minor_breaks = NULL
+  )
+  # `trans` is `transform` since ggplot2 3.5.0
+  arg <- if ("transform" %in% names(formals(ggplot2::scale_y_continuous))) {
+    "transform"
+  } else {
+    "trans"
+  }
+  args[[arg]] <- trans
+  do.call(ggplot2::scale_y_continuous, args)
+}
+
+# "sqrt": sign(x) sqrt(|x|); "log": the pseudo-logarithm asinh(x / (2
+# sigma)) / log(10), about log10(x / sigma) above sigma and linear below.
+# (scales::trans_new() is named new_transform() since scales 1.3.0, which
+# keeps the old name.)
+risk_transform <- function(risk_scale, sigma) {
+  if (risk_scale == "sqrt") {
+    return(scales::trans_new("signed_sqrt",
+      function(x) sign(x) * sqrt(abs(x)),
+      function(x) sign(x) * x^2,
+      domain = c(-Inf, Inf)
+    ))
+  }
+  scales::trans_new(paste0("pseudo_log_", format(sigma)),
+    function(x) asinh(x / (2 * sigma)) / log(10),
+    function(x) 2 * sigma * sinh(x * log(10)),
+    domain = c(-Inf, Inf)
+  )
+}
+
+# Breaks of a transformed risk axis, in risk units: 0 and the values 1, 5
+# and 2 times a power of 10, in that order of preference, each kept when it
+# is at least a ninth of the axis away from those kept before (on the
+# transformed axis, where the reader sees the distance).
+risk_breaks <- function(trans) {
+  force(trans)
+  function(limits) {
+    limits <- range(limits[is.finite(limits)])
+    if (!(limits[2] > 0)) return(0)
+    powers <- 10^seq(floor(log10(limits[2])) - 6, ceiling(log10(limits[2])))
+    candidates <- c(0, powers, 5 * powers, 2 * powers)
+    candidates <- candidates[candidates >= limits[1] &
+      candidates <= limits[2] * (1 + 1e-9)]
+    at <- trans$transform(candidates)
+    span <- diff(trans$transform(limits))
+    kept <- integer()
+    for (i in seq_along(candidates)) {
+      if (all(abs(at[i] - at[kept]) >= span / 9)) kept <- c(kept, i)
+    }
+    sort(candidates[kept])
+  }
+}
+
+# Labels in risk units, with no more decimals than needed (0, 0.005, 0.1).
+risk_labels <- function(x) {
+  out <- format(x, trim = TRUE, drop0trailing = TRUE, scientific = FALSE)
+  out[is.na(x)] <- NA_character_
+  out
 }
 
 # The three kinds of line of a risk-coverage plot, in legend order.

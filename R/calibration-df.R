@@ -13,8 +13,10 @@
 #' or not; `calibration_bins_df()` always returns the plain tibble (also for
 #' one group).
 #' All groups are binned in one pass in C++, so thousands of groups cost
-#' little more than the same rows ungrouped. Draw a reliability diagram of
-#' one group with [calibration_bins()] and [autoplot()][ggplot2::autoplot()].
+#' little more than the same rows ungrouped. For reliability diagrams, one
+#' per group, use [calibration_bins()] on the grouped data frame and
+#' [autoplot()][ggplot2::autoplot()]: it returns the same table with the
+#' histograms and settings the plot needs.
 #'
 #' @inheritParams calibration_bins
 #' @param data A data frame, grouped or not.
@@ -62,17 +64,33 @@ calibration_bins_df <- function(data, confidence, correct, ...,
 }
 
 # The bins of every group of the columns of calibration_columns(), in one
-# tibble with the grouping columns first.
-calibration_bins_groups <- function(cols, settings, na_rm, call) {
+# tibble with the grouping columns first. `classed`: an
+# `aurc_calibration_bins` (what calibration_bins() returns for a grouped
+# data frame, so that autoplot() draws it) with the settings, the keys of
+# the groups, their `n`, `ece`, `mce` and their histograms; otherwise the
+# plain tibble of calibration_bins_df().
+calibration_bins_groups <- function(cols, settings, na_rm, call,
+                                    classed = FALSE) {
   res <- calibration_groups(cols$confidence, cols$correct, cols$case_weights,
     cols$groups$rows, settings, na_rm, call,
-    strict = TRUE
+    strict = TRUE, histogram = classed
   )
   tab <- calibration_group_table(res, settings)
-  if (!is.null(cols$groups$keys)) {
-    tab <- tibble::as_tibble(c(cols$groups$keys[res$bin_group, ], tab))
+  keys <- cols$groups$keys
+  if (!is.null(keys)) {
+    tab <- tibble::as_tibble(c(keys[res$bin_group, ], tab))
   }
-  tab
+  if (!classed) return(tab)
+  hist <- res$histogram
+  hist <- tibble::as_tibble(c(keys[hist$group, ], hist[-1]))
+  n <- vapply(split(tab$n, factor(res$bin_group, seq_len(nrow(keys)))), sum,
+    numeric(1),
+    USE.NAMES = FALSE
+  )
+  new_calibration_bins(tab,
+    settings = settings, n = n, ece = res$ece, mce = res$mce,
+    histogram = hist, groups = keys
+  )
 }
 
 calibration_columns <- function(data, confidence, correct, case_weights,
@@ -117,7 +135,7 @@ calibration_metric_groups <- function(data, confidence, correct,
 # per group.
 calibration_groups <- function(confidence, correct, case_weights, rows,
                                settings, na_rm, call, strict = FALSE,
-                               convention = TRUE) {
+                               convention = TRUE, histogram = FALSE) {
   if (is.matrix(confidence)) {
     tl <- calibration_from_probs(confidence, correct, call)
     confidence <- tl$confidence
@@ -204,7 +222,40 @@ calibration_groups <- function(confidence, correct, case_weights, rows,
   mce[few] <- NA_real_
   list(
     bins = res, bin_group = rep.int(filled, res$size), ece = ece, mce = mce,
-    exponent = sc$exponent
+    exponent = sc$exponent,
+    histogram = if (histogram) {
+      calibration_group_histogram(g$cols$confidence, g$cols$case_weights,
+        g$gid, n_groups, sc$exponent
+      )
+    }
+  )
+}
+
+# The histogram of calibration_table() for every group: the weight of the
+# samples in 100 equal-width confidence bins (edges j / 100, as the C++
+# kernel), per group, from the weights scaled by 2^exponent (the `n`
+# column counts the cases the weights given stand for; the shares are free
+# of the scale). A tibble with `group` (the group's number), `lower`,
+# `upper`, `n`, `share`.
+calibration_group_histogram <- function(confidence, case_weights, gid,
+                                        n_groups, exponent) {
+  k <- calibration_hist_bins
+  cell <- (gid - 1L) * k + equal_width_bin_impl(confidence, k)
+  counts <- numeric(n_groups * k)
+  if (length(case_weights)) {
+    sums <- rowsum(as.double(case_weights), cell)
+    counts[as.integer(rownames(sums))] <- sums[, 1]
+  } else {
+    counts <- as.double(tabulate(cell, n_groups * k))
+  }
+  counts <- matrix(counts, k, n_groups)
+  total <- rep(colSums(counts), each = k)
+  tibble::tibble(
+    group = rep(seq_len(n_groups), each = k),
+    lower = rep(seq(0, k - 1) / k, n_groups),
+    upper = rep(seq(1, k) / k, n_groups),
+    n = times_pow2(as.vector(counts), rep(-exponent, each = k)),
+    share = ifelse(total > 0, as.vector(counts) / total, NA_real_)
   )
 }
 

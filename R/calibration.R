@@ -150,8 +150,8 @@
 #'   column for `calibration_bins()`).
 #'
 #' @return A tibble of class `aurc_calibration_bins` (for a grouped data
-#'   frame, a tibble with the grouping columns first and the bins of every
-#'   group, as [calibration_bins_df()]), one row per bin in
+#'   frame, with the grouping columns first and the bins of every group, the
+#'   table of [calibration_bins_df()]), one row per bin in
 #'   ascending confidence: `bin`, `lower`, `upper`, `min_confidence`,
 #'   `max_confidence`, `n`, `mean_confidence`, `accuracy`, `gap` (accuracy
 #'   minus mean confidence, negative when overconfident), `accuracy_lower`,
@@ -160,6 +160,11 @@
 #'   weight `n`, `ece`, `mce`, and `histogram`, the share of samples in 100
 #'   equal-width confidence bins, used by [autoplot()][ggplot2::autoplot()]
 #'   (the reliability diagram, see [autoplot.aurc_calibration_bins()]).
+#'   For a grouped data frame, `groups` holds the keys of the groups (one
+#'   row per group) and `group_vars` their names; `n`, `ece` and `mce` have
+#'   one value per group, in that order, and `histogram` the grouping
+#'   columns first. [autoplot()][ggplot2::autoplot()] then draws one
+#'   diagram per group.
 #'   Printing shows the settings and, per bin, its edges, count, mean
 #'   confidence, accuracy and gap in plain numbers; the whole table is
 #'   `tibble::as_tibble(bins)`, and columns are at hand as usual
@@ -203,7 +208,9 @@ calibration_bins <- function(data, confidence, correct, ...,
       rlang::enquo(correct), rlang::enquo(case_weights), call
     )
     if (!is.null(cols$groups$keys)) {
-      return(calibration_bins_groups(cols, settings, na_rm, call))
+      return(calibration_bins_groups(cols, settings, na_rm, call,
+        classed = TRUE
+      ))
     }
     return(calibration_bins_compute(cols$confidence, cols$correct,
       cols$case_weights, na_rm, settings, call
@@ -640,7 +647,11 @@ abort_ding2020 <- function(status, call) {
   )
 }
 
-new_calibration_bins <- function(tab, settings, n, ece, mce, histogram) {
+# `groups`: the keys of the groups (a tibble, one row per group) for the
+# bins of a grouped data frame; `n`, `ece`, `mce` then have one value per
+# group and `histogram` the grouping columns first.
+new_calibration_bins <- function(tab, settings, n, ece, mce, histogram,
+                                 groups = NULL) {
   structure(
     tab,
     class = c("aurc_calibration_bins", "tbl_df", "tbl", "data.frame"),
@@ -648,7 +659,8 @@ new_calibration_bins <- function(tab, settings, n, ece, mce, histogram) {
     conf_level = settings$conf_level, z = settings$z,
     min_remaining = settings$min_remaining, min_range = settings$min_range,
     breaks = settings$breaks, interval = "Wilson score, 95%",
-    n = n, ece = ece, mce = mce, histogram = histogram
+    n = n, ece = ece, mce = mce, histogram = histogram,
+    group_vars = if (!is.null(groups)) names(groups), groups = groups
   )
 }
 
@@ -669,12 +681,20 @@ print.aurc_calibration_bins <- function(x, ...) {
     kumar2019_legacy = "as the code of Kumar et al. (2019) before 2022-08-27"
   )
   cat("# Calibration bins: ", label, "\n", sep = "")
-  cat(sprintf(
-    "# %d bins, %s samples; ECE = %s, MCE = %s\n", nrow(x),
-    format(attr(x, "n"), big.mark = ",", scientific = FALSE),
-    format(attr(x, "ece"), digits = 4, scientific = FALSE),
-    format(attr(x, "mce"), digits = 4, scientific = FALSE)
-  ))
+  keys <- attr(x, "groups")
+  if (is.null(keys)) {
+    cat(sprintf(
+      "# %d bins, %s samples; ECE = %s, MCE = %s\n", nrow(x),
+      format(attr(x, "n"), big.mark = ",", scientific = FALSE),
+      format(attr(x, "ece"), digits = 4, scientific = FALSE),
+      format(attr(x, "mce"), digits = 4, scientific = FALSE)
+    ))
+  } else {
+    cat(sprintf(
+      "# %d groups (by %s), %d bins in all\n", nrow(keys),
+      paste(attr(x, "group_vars"), collapse = ", "), nrow(x)
+    ))
+  }
   if (binning %in% c("adaptive", "ding2020")) {
     cat(sprintf(
       "# z = %s (conf_level = %s), min_remaining = %s, min_range = %s\n",
@@ -682,7 +702,20 @@ print.aurc_calibration_bins <- function(x, ...) {
       format(attr(x, "min_remaining")), format(attr(x, "min_range"))
     ))
   }
+  if (!is.null(keys)) {
+    cat("# Per group:\n")
+    print(calibration_group_summary(x), row.names = FALSE)
+  }
   shown <- calibration_print_table(x)
+  if (!is.null(keys)) {
+    cat("# Bins:\n")
+    shown <- cbind(
+      as.data.frame(lapply(keys[group_index(x), ], format),
+        check.names = FALSE
+      ),
+      shown
+    )
+  }
   rows <- utils::head(seq_len(nrow(shown)), 30)
   print(shown[rows, , drop = FALSE], row.names = FALSE, right = TRUE)
   if (nrow(shown) > length(rows)) {
@@ -690,11 +723,36 @@ print.aurc_calibration_bins <- function(x, ...) {
   }
   cat(
     "# gap = accuracy - mean confidence (negative: overconfident)\n",
-    "# accuracy interval (", attr(x, "interval"), ") and all 11 columns: ",
-    "tibble::as_tibble(x)\n",
+    "# accuracy interval (", attr(x, "interval"), ") and all ", ncol(x),
+    " columns: tibble::as_tibble(x)\n",
     sep = ""
   )
   invisible(x)
+}
+
+# The groups of grouped bins with their bins, samples, ECE and MCE, as
+# text.
+calibration_group_summary <- function(x) {
+  keys <- attr(x, "groups")
+  whole <- all(attr(x, "n") == round(attr(x, "n")))
+  data.frame(
+    lapply(keys, format),
+    bins = tabulate(group_index(x), nrow(keys)),
+    n = if (whole) {
+      format(attr(x, "n"), big.mark = ",", scientific = FALSE)
+    } else {
+      formatC(attr(x, "n"), digits = 1, format = "f")
+    },
+    ECE = formatC(attr(x, "ece"), digits = 4, format = "f"),
+    MCE = formatC(attr(x, "mce"), digits = 4, format = "f"),
+    check.names = FALSE, stringsAsFactors = FALSE
+  )
+}
+
+# The group (row of attr(x, "groups")) of each bin of grouped bins.
+group_index <- function(x) {
+  keys <- attr(x, "groups")
+  match(row_key(x, names(keys)), row_key(keys, names(keys)))
 }
 
 # The few columns a reader needs, as text in plain numbers: the bin's edges

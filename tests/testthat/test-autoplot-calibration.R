@@ -151,3 +151,116 @@ test_that("reliability diagram options: histogram, min_count, title", {
   expect_error(ggplot2::autoplot(bins, min_count = -1), class = "aurc_error")
   expect_error(ggplot2::autoplot(bins, title = 1), class = "aurc_error_type")
 })
+
+# Issue 34: grouped bins give one reliability diagram per group.
+grouped_bins <- function(binning = "adaptive") {
+  set.seed(34)
+  n <- 900
+  df <- data.frame(
+    model = rep(c("sharp", "overconfident", "shy"), each = n / 3),
+    conf = stats::runif(n, 0.4, 1)
+  )
+  power <- c(sharp = 1, overconfident = 3, shy = 0.6)[df$model]
+  df$ok <- stats::rbinom(n, 1, pmin(1, df$conf^power))
+  calibration_bins(dplyr::group_by(df, model), conf, ok, binning = binning)
+}
+
+test_that("grouped bins: one column of panels per group, headed by its ECE", {
+  skip_if_not_installed("dplyr")
+  g <- grouped_bins()
+  keys <- attr(g, "groups")
+  p <- ggplot2::autoplot(g)
+  b <- ggplot2::ggplot_build(p)
+  lay <- b$layout$layout
+  # two rows (diagram, histogram) by three groups, in the groups' order
+  expect_equal(nrow(lay), 6)
+  expect_equal(sort(unique(lay$ROW)), 1:2)
+  expect_equal(sort(unique(lay$COL)), 1:3)
+  expect_equal(levels(lay$group), keys$model)
+  expect_equal(as.character(lay$group[lay$ROW == 1]), keys$model)
+  # the headers name the group, its ECE and MCE
+  heads <- p$facet$params$labeller(lay[lay$ROW == 1, "group", drop = FALSE])
+  expect_match(heads$group[1], "^overconfident\nECE 0\\.[0-9]+, MCE 0\\.")
+  expect_match(heads$group[2],
+    paste0("ECE ", aurc:::format_area(attr(g, "ece")[2]), ", MCE ")
+  )
+  # bars: every non-empty bin of each group in that group's column
+  bars <- b$data[[2]]
+  for (k in seq_len(nrow(keys))) {
+    panel <- lay$PANEL[lay$ROW == 1 & lay$group == keys$model[k]]
+    bins_k <- g[g$model == keys$model[k] & g$n > 0, ]
+    expect_equal(bars$ymax[bars$PANEL == panel], bins_k$accuracy)
+    expect_equal(bars$xmin[bars$PANEL == panel], bins_k$lower)
+  }
+  # the diagonal in every diagram, none in the histograms
+  expect_setequal(as.integer(b$data[[4]]$PANEL), lay$PANEL[lay$ROW == 1])
+  # each group's histogram below its diagram, on one shared axis: the
+  # largest share of all groups is drawn at the panel's height
+  hist <- b$data[[7]]
+  expect_equal(nrow(hist), 300)
+  expect_setequal(as.integer(hist$PANEL), lay$PANEL[lay$ROW == 2])
+  shares <- attr(g, "histogram")$share
+  expect_equal(max(hist$ymax), 0.4)
+  expect_equal(hist$ymax, 0.4 * shares / max(shares))
+  lab <- b$layout$panel_params[[4]]$y$get_labels()
+  top <- as.numeric(sub("%", "", lab[length(lab)])) / 100
+  expect_true(top <= max(shares) + 1e-9 && top >= max(shares) / 3)
+  # narrow columns: x labels at 0, 0.5 and 1
+  expect_equal(b$layout$panel_params[[1]]$x$get_labels(), c("0", "0.5", "1"))
+  expect_match(p$labels$subtitle, "^Adaptive bins: .* per model")
+  # without the histogram: one row
+  b2 <- ggplot2::ggplot_build(ggplot2::autoplot(g, histogram = FALSE))
+  expect_equal(nrow(b2$layout$layout), 3)
+})
+
+test_that("grouped bins overlaid: one panel, a colour and a histogram each", {
+  skip_if_not_installed("dplyr")
+  g <- grouped_bins("equal_width")
+  keys <- attr(g, "groups")
+  p <- ggplot2::autoplot(g, groups = "overlay", min_count = 5)
+  b <- ggplot2::ggplot_build(p)
+  expect_equal(nrow(b$layout$layout), 2)
+  # layers: blank, diagonal, lines, intervals, points, histogram outlines
+  expect_length(b$data, 6)
+  expect_identical(
+    vapply(p$layers, function(l) class(l$geom)[1], character(1)),
+    c("GeomBlank", "GeomAbline", "GeomLine", "GeomErrorbar", "GeomPoint",
+      "GeomLine")
+  )
+  points <- b$data[[5]]
+  filled <- g[g$n > 0, ]
+  expect_equal(points$x, filled$mean_confidence)
+  expect_equal(points$y, filled$accuracy)
+  # one colour per group, the legend naming each group's ECE
+  colour <- b$plot$scales$get_scales("colour")
+  expect_equal(colour$get_breaks(), keys$model, ignore_attr = TRUE)
+  expect_equal(
+    unname(colour$get_labels()),
+    paste0(keys$model, " (ECE ", aurc:::format_area(attr(g, "ece")), ")")
+  )
+  expect_equal(length(unique(points$colour)), 3)
+  expect_equal(p$labels$colour, "model")
+  # each histogram as a step outline in its group's colour: two points per
+  # cell of 0.01, at the group's share
+  steps <- b$data[[6]]
+  expect_true(all(steps$PANEL == 2))
+  expect_equal(nrow(steps), 600)
+  shares <- attr(g, "histogram")$share
+  expect_equal(steps$y[c(TRUE, FALSE)], 0.4 * shares / max(shares))
+  expect_match(p$labels$caption, "per group")
+  # no histogram: one panel and no outline layer
+  p2 <- ggplot2::autoplot(g, groups = "overlay", histogram = FALSE)
+  expect_length(p2$layers, 5)
+  expect_equal(nrow(ggplot2::ggplot_build(p2)$layout$layout), 1)
+})
+
+test_that("`groups` is checked, and ignored with a warning without groups", {
+  bins <- calibration_bins_vec(c(0.6, 0.7, 0.8, 0.9), c(1, 0, 1, 1))
+  expect_snapshot(error = TRUE, ggplot2::autoplot(bins, groups = "stack"))
+  expect_error(ggplot2::autoplot(bins, groups = 1), class = "aurc_error_value")
+  expect_snapshot(p <- ggplot2::autoplot(bins, groups = "overlay"))
+  expect_warning(ggplot2::autoplot(bins, groups = "facet"),
+    class = "aurc_warning_ignored"
+  )
+  expect_equal(nrow(ggplot2::ggplot_build(p)$layout$layout), 2)
+})

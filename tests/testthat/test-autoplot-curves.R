@@ -184,3 +184,78 @@ test_that("references shared by every group are drawn once, in grey", {
   )$data[[1]]
   expect_false(any(b2$colour == "grey45"))
 })
+
+# Issue 34: a transformed risk axis gives the low risks of good models room
+# without dropping the early peak of a confident failure.
+test_that("risk_scale = 'sqrt' and 'log' keep every point, labelled in risk", {
+  # the y scale's transformation (`transformation` since ggplot2 3.5.0)
+  tr <- function(ys) if (is.null(ys$transformation)) ys$trans else
+    ys$transformation
+  set.seed(34)
+  n <- 500
+  failure <- stats::rbinom(n, 1, 0.04)
+  score <- -failure + stats::rnorm(n, sd = 0.4)
+  score[which(failure == 1)[1]] <- 10
+  curve <- rc_curve_vec(score, failure)
+  linear <- ggplot2::autoplot(curve)
+  y_linear <- ggplot2::ggplot_build(linear)$data[[1]]$y
+  for (sc in c("sqrt", "log")) {
+    for (type in c("selective", "generalized")) {
+      p <- ggplot2::autoplot(curve, risk_scale = sc, type = type)
+      b <- ggplot2::ggplot_build(p)
+      y <- b$data[[1]]$y
+      ys <- b$plot$scales$get_scales("y")
+      # every point drawn, at its risk on the transformed axis
+      expect_false(anyNA(y))
+      risk <- tr(ys)$inverse(y)
+      if (type == "selective") expect_equal(risk, y_linear)
+      expect_equal(y, tr(ys)$transform(risk))
+      # the peak of the confident failure stays in the panel: the axis
+      # still ends at the largest risk drawn
+      expect_equal(ys$get_limits(), tr(ys)$transform(c(0, max(risk))))
+      # 0 is a break at the bottom, labelled in risk units
+      breaks <- ys$get_breaks()
+      labels <- ys$get_labels(breaks)
+      expect_equal(labels[1], "0")
+      expect_equal(as.numeric(labels[!is.na(breaks)]),
+        tr(ys)$inverse(breaks[!is.na(breaks)])
+      )
+      expect_match(p$labels$y,
+        if (sc == "sqrt") "\\(sqrt scale\\)$" else "\\(log scale\\)$"
+      )
+    }
+  }
+  # the axis is stretched at low risks: a risk of 0.02 sits higher than
+  # on the linear axis (a share of the axis)
+  share <- function(p, r) {
+    ys <- ggplot2::ggplot_build(p)$plot$scales$get_scales("y")
+    lim <- ys$get_limits()
+    (tr(ys)$transform(r) - lim[1]) / diff(lim)
+  }
+  top <- max(y_linear)
+  expect_equal(share(linear, 0.02), 0.02 / top)
+  expect_gt(share(ggplot2::autoplot(curve, risk_scale = "sqrt"), 0.02), 0.1)
+  expect_gt(share(ggplot2::autoplot(curve, risk_scale = "log"), 0.02), 0.4)
+  # full_range keeps [0, 1]
+  p <- ggplot2::autoplot(curve, risk_scale = "log", full_range = TRUE)
+  ys <- ggplot2::ggplot_build(p)$plot$scales$get_scales("y")
+  expect_equal(tr(ys)$inverse(ys$get_limits()), c(0, 1))
+  expect_snapshot(error = TRUE, {
+    ggplot2::autoplot(curve, risk_scale = "log10")
+    ggplot2::autoplot(curve, risk_scale = c("sqrt", "log"))
+  })
+})
+
+test_that("breaks of a transformed risk axis: 0 and 1-2-5 values, spaced", {
+  sq <- risk_breaks(risk_transform("sqrt", sigma = 1e-3))
+  expect_equal(sq(c(0, 1)), c(0, 0.02, 0.1, 0.2, 0.5, 1))
+  lg <- risk_breaks(risk_transform("log", sigma = 1e-3))
+  expect_equal(lg(c(0, 1)), c(0, 0.002, 0.01, 0.1, 1))
+  # the expansion below 0 has an inverse: a slightly negative limit
+  expect_equal(sq(c(-0.01, 1))[1], 0)
+  # a curve at 0 only
+  expect_equal(sq(c(0, 0)), 0)
+  expect_identical(risk_labels(c(0, 0.002, 0.01, 1, NA)),
+    c("0", "0.002", "0.01", "1", NA)
+  )
+})

@@ -3,7 +3,7 @@ test_that("significance map: cell (i, j) filled where i beats j", {
   d <- ranking_data(n = 40, methods = c("a", "b", "c", "d"))
   set.seed(1)
   rk <- bootstrap_ranking(d, method, case, score, loss, times = 40)
-  p <- autoplot(rk)
+  p <- autoplot(rk, effect = FALSE)
   expect_s3_class(p, "ggplot")
   b <- ggplot2::ggplot_build(p)
   tiles <- b$data[[1]]
@@ -154,9 +154,10 @@ test_that("significance map: p_adjust and alpha redraw the cells", {
   v <- cbind(a = rnorm(40, 0.100, 0.01), b = rnorm(40, 0.103, 0.01),
              c = rnorm(40, 0.105, 0.01), d = rnorm(40, 0.106, 0.01))
   rk <- rank_replicates(v, metric = "m")
+  # the cells left uncrossed (the crosses are the last layer)
   filled <- function(p) {
     b <- ggplot2::ggplot_build(p)
-    sum(b$data[[1]]$fill == "#1f4e79")
+    nrow(b$data[[1]]) - nrow(b$data[[length(b$data)]])
   }
   raw <- rk$tests$p_value
   expect_identical(filled(autoplot(rk)), sum(rk$tests$significant))
@@ -188,4 +189,126 @@ test_that("a metric_with() name puts its options on a line of its own in a strip
     c("aurc", "partial_aurc\n[coverage=0-0.5]"))
   expect_identical(ranking_panel(tab, list(grouped = TRUE)),
     c("g: aurc", "g: partial_aurc\n[coverage=0-0.5]"))
+})
+
+# Issue 34: the map shows how often i beats j, not only whether
+# significantly.
+test_that("significance map: colour is the share of replicates i beats j", {
+  set.seed(341)
+  d <- ranking_data(n = 60, methods = c("a", "b", "c", "d"))
+  set.seed(2)
+  rk <- bootstrap_ranking(d, method, case, score, loss,
+    metrics = c("aurc", "failure_auroc"), times = 50
+  )
+  p <- autoplot(rk)
+  b <- ggplot2::ggplot_build(p)
+  # layers: tiles, the crosses' white halo, the crosses
+  expect_identical(
+    vapply(p$layers, function(l) class(l$geom)[1], character(1)),
+    c("GeomTile", "GeomPoint", "GeomPoint")
+  )
+  expect_identical(nrow(b$data[[3]]), sum(!rk$tests$significant))
+  expect_identical(nrow(b$data[[2]]), nrow(b$data[[3]]))
+  # the share by hand: a better value counts 1, a tie 1/2; failure_auroc
+  # is better when higher
+  reps <- rk$replicates
+  by_hand <- mapply(function(m, i, j) {
+    vi <- reps$value[reps$metric == m & reps$method == i]
+    vj <- reps$value[reps$metric == m & reps$method == j]
+    if (m == "failure_auroc") {
+      vi <- -vi
+      vj <- -vj
+    }
+    mean(vi < vj) + mean(vi == vj) / 2
+  }, rk$tests$metric, rk$tests$method, rk$tests$versus)
+  expect_equal(p$data$wins, unname(by_hand))
+  # each pair's two cells add up to 1
+  back <- match(
+    paste(rk$tests$metric, rk$tests$versus, rk$tests$method),
+    paste(rk$tests$metric, rk$tests$method, rk$tests$versus)
+  )
+  expect_equal(p$data$wins + p$data$wins[back], rep(1, nrow(rk$tests)))
+  # a stable best method: its cells against all others are mostly blue
+  best <- rk$ranking$method[rk$ranking$metric == "aurc"][1]
+  expect_true(all(p$data$wins[rk$tests$metric == "aurc" &
+    rk$tests$method == best] > 0.5))
+  # one diverging scale from 0% to 100% for every panel
+  fill <- b$plot$scales$get_scales("fill")
+  expect_equal(fill$get_limits(), c(0, 1))
+  expect_identical(fill$get_labels(), c("0%", "25%", "50%", "75%", "100%"))
+  expect_identical(fill$name, "x beats y in")
+  # the cross has a legend key
+  shape <- b$plot$scales$get_scales("shape")
+  expect_identical(shape$get_labels(), "not significantly better")
+  # best first in each panel, as the map without the effect
+  for (k in 1:2) {
+    m <- c("aurc", "failure_auroc")[k]
+    order_m <- rk$ranking$method[rk$ranking$metric == m]
+    expect_identical(
+      as.character(b$layout$panel_params[[k]]$x$get_labels()), order_m
+    )
+    expect_identical(
+      as.character(b$layout$panel_params[[k]]$y$get_labels()), rev(order_m)
+    )
+  }
+  expect_match(p$labels$subtitle, "share of the 50 replicates", fixed = TRUE)
+  expect_match(p$labels$subtitle, "Holm correction, alpha = 0.05",
+    fixed = TRUE
+  )
+})
+
+test_that("significance map: grouped rankings, missing values, no replicates", {
+  set.seed(342)
+  long <- expand.grid(replicate = 1:20, method = c("a", "b", "c"),
+    group = c("g1", "g2"), stringsAsFactors = FALSE
+  )
+  long$value <- round(stats::rnorm(nrow(long),
+    0.1 + 0.01 * match(long$method, letters)
+  ), 2)
+  # a missing replicate value is left out of its pairs
+  long$value[long$group == "g2" & long$method == "a" & long$replicate == 1] <-
+    NA
+  rk <- suppressWarnings(rank_replicates(long, metric = "m"))
+  p <- autoplot(rk)
+  for (k in seq_len(nrow(rk$tests))) {
+    t <- rk$tests[k, ]
+    in_g <- long$group == t$group
+    vi <- long$value[in_g & long$method == t$method]
+    vj <- long$value[in_g & long$method == t$versus]
+    ok <- !is.na(vi - vj)
+    expect_equal(p$data$wins[k],
+      mean(vi[ok] < vj[ok]) + mean(vi[ok] == vj[ok]) / 2
+    )
+  }
+  expect_identical(nlevels(p$data$panel), 2L)
+  # without replicate values: which is better on the full data
+  full <- data.frame(
+    method = rep(c("a", "b", "c"), 2), group = rep(c("g1", "g2"), each = 3),
+    value = c(0.1, 0.2, 0.2, 0.3, 0.2, 0.1)
+  )
+  rk2 <- suppressWarnings(rank_replicates(long, metric = "m",
+    full_values = full
+  ))
+  rk2$replicates <- NULL
+  p2 <- autoplot(rk2)
+  t2 <- rk2$tests
+  fv <- full$value[match(paste(t2$group, t2$method),
+    paste(full$group, full$method))]
+  fw <- full$value[match(paste(t2$group, t2$versus),
+    paste(full$group, full$method))]
+  expect_equal(p2$data$wins, ifelse(fv < fw, 1, ifelse(fv == fw, 0.5, 0)))
+  expect_match(p2$labels$subtitle, "better on the full data")
+  fill <- ggplot2::ggplot_build(p2)$plot$scales$get_scales("fill")
+  expect_identical(fill$get_labels(), c("worse", "tie", "better"))
+})
+
+test_that("`effect` is checked, and ignored with a warning off the map", {
+  rk <- rank_replicates(cbind(a = c(1, 2, 3), b = c(2, 3, 5)), metric = "m")
+  expect_snapshot(error = TRUE, autoplot(rk, effect = "yes"))
+  expect_snapshot(p <- autoplot(rk, type = "blob", effect = FALSE))
+  expect_s3_class(p, "ggplot")
+  classic <- ggplot2::ggplot_build(autoplot(rk, effect = FALSE))
+  expect_identical(classic$plot$scales$get_scales("fill")$get_limits(),
+    c("significant", "not significant")
+  )
 })

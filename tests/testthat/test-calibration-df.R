@@ -187,7 +187,13 @@ test_that("calibration_bins() takes a data frame first, grouped or not", {
   expect_s3_class(ggplot2::autoplot(one), "ggplot")
   skip_if_not_installed("dplyr")
   g <- calibration_bins(dplyr::group_by(df, model), conf, ok)
-  expect_identical(g, calibration_bins_df(dplyr::group_by(df, model), conf, ok))
+  # the same table as calibration_bins_df(), with the class and attributes
+  # that autoplot() draws
+  expect_s3_class(g, "aurc_calibration_bins")
+  expect_identical(
+    tibble::as_tibble(g),
+    calibration_bins_df(dplyr::group_by(df, model), conf, ok)
+  )
   for (m in c("a", "b")) {
     d <- df[df$model == m, ]
     expect_equal(as.list(g[g$model == m, -1]),
@@ -195,6 +201,55 @@ test_that("calibration_bins() takes a data frame first, grouped or not", {
       ignore_attr = TRUE
     )
   }
+})
+
+test_that("grouped bins keep, per group, n, ECE, MCE and the histogram", {
+  skip_if_not_installed("dplyr")
+  set.seed(8)
+  n <- 600
+  df <- data.frame(
+    model = rep(c("b", "a", "c"), each = n / 3),
+    data = rep(c("x", "y"), n / 2),
+    conf = round(stats::runif(n, 0.4, 1), 3), w = stats::rpois(n, 2)
+  )
+  df$ok <- stats::rbinom(n, 1, df$conf)
+  g <- calibration_bins(dplyr::group_by(df, model, data), conf, ok,
+    binning = "equal_width", case_weights = w
+  )
+  keys <- attr(g, "groups")
+  expect_identical(attr(g, "group_vars"), c("model", "data"))
+  expect_identical(names(keys), c("model", "data"))
+  expect_identical(nrow(keys), 6L)
+  expect_identical(attr(g, "binning"), "equal_width")
+  hist <- attr(g, "histogram")
+  expect_identical(names(hist),
+    c("model", "data", "lower", "upper", "n", "share")
+  )
+  expect_identical(nrow(hist), 600L)
+  for (k in seq_len(nrow(keys))) {
+    rows <- df$model == keys$model[k] & df$data == keys$data[k]
+    one <- calibration_bins_vec(df$conf[rows], df$ok[rows],
+      binning = "equal_width", case_weights = df$w[rows]
+    )
+    expect_equal(attr(g, "n")[k], attr(one, "n"))
+    expect_equal(attr(g, "ece")[k], attr(one, "ece"))
+    expect_equal(attr(g, "mce")[k], attr(one, "mce"))
+    in_k <- hist$model == keys$model[k] & hist$data == keys$data[k]
+    expect_equal(as.list(hist[in_k, -(1:2)]),
+      as.list(attr(one, "histogram"))
+    )
+  }
+  # weights at a tiny scale: the shares do not change, `n` counts them
+  tiny <- calibration_bins(dplyr::group_by(df, model, data), conf, ok,
+    binning = "equal_width", case_weights = w * 1e-300
+  )
+  expect_equal(attr(tiny, "histogram")$share, hist$share)
+  expect_equal(attr(tiny, "histogram")$n, hist$n * 1e-300)
+  # a subset is no longer a binning: a plain tibble
+  expect_false(inherits(g[g$model == "a", ], "aurc_calibration_bins"))
+  expect_snapshot(print(calibration_bins(dplyr::group_by(df, model), conf, ok,
+    binning = "equal_width", n_bins = 3
+  )))
 })
 
 test_that("the call of aurc before 0.1.0 still works, with a message", {
