@@ -465,8 +465,9 @@ metrics_by_group <- function(score, loss, case_weights, rows, metrics, opts,
     values[few, count] <- NA_real_
     warn_oracle_scale(metrics[count], opts$estimator, call = call)
   }
-  undefined <- which(is.nan(values), arr.ind = TRUE)
-  if (nrow(undefined) > 0) {
+  # (anyNA() first: which(arr.ind = TRUE) costs 5% of a call at n = 1e3)
+  undefined <- if (anyNA(values)) which(is.nan(values), arr.ind = TRUE)
+  if (!is.null(undefined) && nrow(undefined) > 0) {
     undefined <- undefined[order(undefined[, 1], undefined[, 2]), ,
       drop = FALSE
     ]

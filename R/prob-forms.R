@@ -170,7 +170,7 @@ bootstrap_ranking_prob <- function(data, method, case = NULL, truth, ...,
       eval_column(data, cols$run, "run", call = call),
       call
     )
-    cols$case <- rlang::quo(.case)
+    cols$case <- rlang::quo(!!rlang::sym(".case"))
   } else if (!rlang::quo_is_missing(cols$case)) {
     warn_case_not_id(data, cols$case, call)
   }

@@ -162,7 +162,8 @@ test_that("metric_info() describes every metric and its forms", {
   expect_true(all(info$direction %in% c("minimize", "maximize", "target_0",
     "target_1")))
   expect_true(all(info$input %in% c("loss", "failure", "quality", "correct")))
-  expect_true(all(info$undefined %in% c("ratio", "one_class", "no_data")))
+  expect_true(all(info$undefined %in% c("ratio", "one_class", "no_data",
+    "own")))
   reg <- info[info$family == "selective", ]
   for (k in seq_len(nrow(reg))) {
     e <- aurc:::metric_registry[[reg$metric[k]]]
