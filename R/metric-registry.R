@@ -359,6 +359,8 @@ check_metric_options <- function(names, values, call, always = NULL) {
   for (opt in intersect(names(out), c(used, names(values)))) {
     info <- metric_option_info(opt)
     value <- if (opt %in% names(values)) values[[opt]] else info$default
+    # a default, as checked once per session, needs no second check
+    if (!is.null(value) && identical(value, info$default)) next
     if (opt %in% used || !is.null(value)) {
       out[opt] <- list(info$check(value, call))
     }
