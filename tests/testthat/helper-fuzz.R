@@ -118,6 +118,8 @@ fuzz_table <- function() {
     mce_vec = alist(confidence = S, correct = 1 - FL, n_bins = 5, case_weights = W),
     mce = alist(data = DF, confidence = conf, correct = cor, breaks = c(0, 0.5, 1)),
     inject_failures = alist(score = S, failure = FL, m = 2),
+    label_shift_weights = alist(truth = PD$truth,
+      target = c(a = 0.2, b = 0.3, c = 0.5)),
     calibration_bins_df = alist(data = DF, confidence = conf, correct = cor, binning = "equal_width", n_bins = 4),
     classwise_ece_vec = alist(probs = P, labels = Y, n_bins = 5, debias = FALSE),
     classwise_ece = alist(data = PD, truth = truth, pa, pb, pc, n_bins = 5, debias = FALSE, case_weights = NULL),
