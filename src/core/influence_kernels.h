@@ -58,7 +58,9 @@ struct InfluenceOptions {
 
 // IF_i = a[g] + b[g] * loss_i for sample i in group g (before centring).
 struct GroupInfluence {
-  std::vector<double> a, b;
+  // (pooled buffers, src/core/memory.h: at n = 1e6 distinct scores fresh
+  // vectors cost their page faults on every call)
+  work_vector<double> a, b;
   double estimate = std::numeric_limits<double>::quiet_NaN();
   void reset(std::size_t G) {
     a.assign(G, 0.0);
@@ -75,27 +77,35 @@ inline void influence_alpha(const GroupVectors& gv, double N,
                             GroupInfluence& out) {
   const std::size_t G = gv.count.size();
   out.reset(G);
-  std::vector<double> U(G), L(G);
-  double u = 0.0, l = 0.0;
+  // U (count at or above g) and L (loss at or above g) are kept in out.b
+  // and out.a until the forward pass, which reads entry g before it
+  // writes it (no two more vectors of G doubles)
+  double* U = out.b.data();
+  double* L = out.a.data();
+  double u = 0.0, l = 0.0, T = 0.0;
   for (std::size_t g = G; g-- > 0;) {
     u += gv.count[g];
     l += gv.loss[g];
     U[g] = u;
     L[g] = l;
   }
-  double T = 0.0;
   for (std::size_t g = 0; g < G; ++g)
     if (gv.count[g] > 0.0) T += gv.count[g] * L[g] / U[g];
   T /= N;
   double p1 = 0.0, p2 = 0.0;
   for (std::size_t g = 0; g < G; ++g) {
-    if (!(U[g] > 0.0)) continue;  // nothing at or above: weightless samples
+    const double Ug = U[g], Lg = L[g];
+    if (!(Ug > 0.0)) {  // nothing at or above: weightless samples
+      out.a[g] = 0.0;
+      out.b[g] = 0.0;
+      continue;
+    }
     const double c = gv.count[g];
     if (c > 0.0) {
-      p1 += c * L[g] / (U[g] * U[g]);
-      p2 += c / U[g];
+      p1 += c * Lg / (Ug * Ug);
+      p2 += c / Ug;
     }
-    out.a[g] = L[g] / U[g] - p1 - T;
+    out.a[g] = Lg / Ug - p1 - T;
     out.b[g] = p2;
   }
   out.estimate = T;
