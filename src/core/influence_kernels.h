@@ -205,16 +205,14 @@ inline void influence_augrc(const GroupVectors& gv, double N,
     below += gv.count[g];
   }
   T /= N * N;
+  // descending, with the count strictly below g as the total less what
+  // has been passed (`below` holds the total after the first loop); no
+  // vector of G prefix sums
   double above = 0.0;  // loss strictly above
-  below = 0.0;
-  std::vector<double> C(G);
-  for (std::size_t g = 0; g < G; ++g) {
-    C[g] = below;
-    below += gv.count[g];
-  }
   for (std::size_t g = G; g-- > 0;) {
+    below -= gv.count[g];  // count strictly below g
     out.a[g] = (above + 0.5 * gv.loss[g]) / N - 2.0 * T;
-    out.b[g] = (C[g] + 0.5 * gv.count[g]) / N;
+    out.b[g] = (below + 0.5 * gv.count[g]) / N;
     above += gv.loss[g];
   }
   out.estimate = T;
