@@ -1,7 +1,7 @@
 # The metrics of the intervals that the C++ bootstrap engine does not
 # compute: the loess summaries ICI, E50, E90 and Emax (R/calibration-
-# clinical.R) and the calibration slope and intercept of the logistic
-# recalibration. Their entries in the catalog (R/metric-catalog.R) name an
+# clinical.R), the calibration slope and intercept of the logistic
+# recalibration and the proper scores (R/calibration-proper-scores.R). Their entries in the catalog (R/metric-catalog.R) name an
 # R kernel (`replicate`), which evaluates every metric of one fit at once.
 #
 # The replicates are the engine's: the case counts of replicate b come from
@@ -38,6 +38,9 @@ ci_r_kernels <- list(
       intersect(wanted, c("e50", "e90")), call
     )
     unlist(s[wanted])
+  },
+  proper = function(p, y, w, o, wanted, call) {
+    unlist(proper_scores(p, y, w, wanted, call)[wanted])
   },
   logistic = function(p, y, w, o, wanted, call) {
     input <- list(confidence = p, correct = y, case_weights = w)

@@ -75,6 +75,7 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
       smooth_ece = smooth_label,
       ici = , e50 = , e90 = , emax = if (span == 0.75) "loess" else
         paste0("loess/span=", format(span)),
+      brier_score = , scaled_brier_score = , log_loss = "binary",
       calibration_slope = , calibration_intercept = if (eps == 1e-8) {
         "logistic"
       } else {

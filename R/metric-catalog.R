@@ -122,6 +122,21 @@ metric_catalog_more <- list(
     replicate = "logistic",
     influence = function(o) recalibration_influence_of("intercept"),
     range = c(-Inf, Inf)
+  ),
+  brier_score = new_catalog_entry("brier_score", "Brier score",
+    "calibration", "minimize", "correct", replicate = "proper",
+    influence = function(o) proper_score_influence_of("brier_score"),
+    range = c(0, 1)
+  ),
+  scaled_brier_score = new_catalog_entry("scaled_brier_score",
+    "scaled Brier score", "calibration", "maximize", "correct",
+    undefined = "own", replicate = "proper",
+    influence = function(o) proper_score_influence_of("scaled_brier_score"),
+    range = c(-Inf, 1)
+  ),
+  log_loss = new_catalog_entry("log_loss", "log loss", "calibration",
+    "minimize", "correct", replicate = "proper",
+    influence = function(o) proper_score_influence_of("log_loss")
   )
 )
 
