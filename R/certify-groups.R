@@ -3,10 +3,13 @@
 # * shared = "none" (Mondrian): the method run within each group at the
 #   stated delta (or level, for CRC), one threshold per group.
 # * shared = "threshold": one threshold for every group at once. SGR and
-#   LTT split delta over the G groups (Bonferroni, delta / G each) and take
-#   the lowest candidate that passes in every group; CRC takes the largest
-#   of the group thresholds (the joint loss is non-increasing in the
-#   threshold, so each group's expected risk stays at most alpha).
+#   LTT test, at each candidate t, the null "R_g(t) > target for some
+#   group g", a union of the groups' nulls, by an intersection-union test
+#   (Berger 1982): it is rejected when every group's null is, each at the
+#   full level, so no split of delta over the groups is needed (LTT's rule
+#   for several risks: the p-value max_g p_g). CRC takes the largest of the
+#   group thresholds (the joint loss is non-increasing in the threshold, so
+#   each group's expected risk stays at most alpha).
 # The columns are checked and the NA rule applied once on the whole data,
 # so that a message names the row of the data, not of a group.
 
@@ -63,7 +66,8 @@ certificate_columns <- c(
   "n", "threshold", "coverage", "n_accepted", "failures", "risk", "bound",
   "p_value", "target_risk", "max_abstention", "delta", "joint_risk",
   "adjusted_risk", "loss_bound", "step", "certified", "certified_all",
-  "p_risk", "p_abstention", "rejected", "rejected_all", "controlled"
+  "p_risk", "p_abstention", "rejected", "rejected_all", "p_value_all",
+  "controlled"
 )
 
 # The groups of `group` (a vector, or a data frame of grouping columns):
@@ -202,8 +206,11 @@ bind_group_tables <- function(tables, keys, n = NULL) {
 
 # SGR with one threshold for every group: the binary search of Algorithm 1
 # over the distinct scores of all groups; a candidate passes when its bound
-# at delta / (k G) is at most the target in every group (k steps, G
-# groups: all k G bounds hold together with probability 1 - delta).
+# at delta / k is at most the target in every group. If some group g has
+# R_g(t) > target at a tried t, t passes only if g's bound is wrong there
+# (probability at most delta / k), whatever the other groups: over the k
+# steps, the returned threshold fails in some group with probability at
+# most delta, as for one group (an intersection-union test per step).
 certify_shared_sgr <- function(parts, keys, opts, call) {
   curves <- lapply(parts, function(p) {
     certify_curve(p$score, p$failure, FALSE, call)
@@ -212,11 +219,14 @@ certify_shared_sgr <- function(parts, keys, opts, call) {
   n_thr <- length(cand)
   n_groups <- length(curves)
   k <- sgr_steps(n_thr)
-  level <- opts$delta / (k * n_groups)
+  level <- opts$delta / k
   n <- vapply(curves, `[[`, numeric(1), "n")
   z_min <- 1L
   z_max <- n_thr
-  steps <- vector("list", k)
+  # one row per step and group, by step (filled as plain vectors: a tibble
+  # per step cost more than the search)
+  cols <- c("threshold", "n_accepted", "failures", "bound", "certified")
+  steps <- lapply(stats::setNames(cols, cols), function(c) vector("list", k))
   for (i in seq_len(k)) {
     z <- as.integer(ceiling((z_min + z_max) / 2))
     at <- lapply(curves, curve_at_grid, cand[z])
@@ -224,17 +234,27 @@ certify_shared_sgr <- function(parts, keys, opts, call) {
     x <- vapply(at, `[[`, numeric(1), "loss_accepted")
     b <- mapply(binomial_upper_bound, x, m, MoreArgs = list(delta = level))
     ok <- !is.na(b) & b <= opts$target_risk
-    steps[[i]] <- tibble::tibble(
-      step = i, threshold = cand[z], coverage = m / n, n_accepted = m,
-      failures = x, risk = x / m, bound = b, certified = ok,
-      certified_all = all(ok)
-    )
+    steps$threshold[[i]] <- rep(cand[z], n_groups)
+    steps$n_accepted[[i]] <- m
+    steps$failures[[i]] <- x
+    steps$bound[[i]] <- b
+    steps$certified[[i]] <- ok
     if (all(ok)) z_max <- z else z_min <- z
   }
-  # one row per step and group, by step
-  steps <- do.call(rbind, steps)
+  steps <- lapply(steps, unlist, use.names = FALSE)
   g <- rep(seq_len(n_groups), k)
-  steps <- tibble::as_tibble(c(as.list(keys[g, , drop = FALSE]), steps))
+  step <- rep(seq_len(k), each = n_groups)
+  certified_all <- as.vector(tapply(steps$certified, step, all))[step]
+  steps <- tibble::as_tibble(c(
+    as.list(keys[g, , drop = FALSE]),
+    list(
+      step = step, threshold = steps$threshold,
+      coverage = steps$n_accepted / n[g], n_accepted = steps$n_accepted,
+      failures = steps$failures, risk = steps$failures / steps$n_accepted,
+      bound = steps$bound, certified = steps$certified,
+      certified_all = certified_all
+    )
+  ))
   passed <- steps$threshold[steps$certified_all]
   if (length(passed) == 0) {
     warn_not_certified(opts$target_risk, opts$delta,
@@ -275,9 +295,11 @@ not_certified_rows <- function(n, opts) {
 }
 
 # LTT with one threshold for every group: one family of candidates for all
-# groups (the grid `thresholds`, or the distinct scores of all groups), the
-# FWER procedure within each group at delta / G; a candidate rejected in
-# every group is certified for all of them (a union bound over the groups).
+# groups (the grid `thresholds`, or the distinct scores of all groups) and,
+# at each, the null "R_g(t) > target (or A_g(t) > max_abstention) for some
+# g", whose p-value is the largest of the groups' (valid: it is at least
+# the p-value of a group whose null holds); the FWER procedure runs over
+# these at delta.
 certify_shared_ltt <- function(parts, keys, opts, call) {
   bounded <- opts$p_value == "hoeffding_bentkus"
   curves <- lapply(parts, function(p) {
@@ -287,17 +309,19 @@ certify_shared_ltt <- function(parts, keys, opts, call) {
     sort(unique(unlist(lapply(curves, `[[`, "threshold"))),
       decreasing = TRUE
     )
-  level <- opts$delta / length(curves)
   tabs <- lapply(curves, function(cv) {
-    tab <- ltt_table(curve_at_grid(cv, cand), opts$target_risk,
+    ltt_table(curve_at_grid(cv, cand), opts$target_risk,
       opts$max_abstention, opts$p_value
     )
-    tab$rejected <- ltt_reject(tab, level, opts$fwer,
-      two_risks = !is.null(opts$max_abstention)
-    )
-    tab
   })
-  all_rejected <- Reduce(`&`, lapply(tabs, `[[`, "rejected"))
+  pmax_of <- function(col) do.call(pmax, lapply(tabs, `[[`, col))
+  joint <- list(
+    p_value = pmax_of("p_value"), p_risk = pmax_of("p_risk"),
+    p_abstention = pmax_of("p_abstention")
+  )
+  all_rejected <- ltt_reject(joint, opts$delta, opts$fwer,
+    two_risks = !is.null(opts$max_abstention)
+  )
   n <- vapply(curves, `[[`, numeric(1), "n")
   if (!any(all_rejected)) {
     hint <- if (opts$fwer == "fixed_sequence" && is.null(opts$thresholds)) {
@@ -310,8 +334,8 @@ certify_shared_ltt <- function(parts, keys, opts, call) {
     )
     out <- not_certified_rows(n, opts)
   } else {
-    # decreasing thresholds: the last one rejected everywhere has the
-    # largest coverage in every group
+    # decreasing thresholds: the last one rejected has the largest
+    # coverage in every group
     j <- max(which(all_rejected))
     rows <- do.call(rbind, lapply(tabs, function(t) t[j, ]))
     out <- tibble::tibble(
@@ -325,6 +349,7 @@ certify_shared_ltt <- function(parts, keys, opts, call) {
   }
   out <- tibble::as_tibble(c(as.list(keys), out))
   tabs <- lapply(tabs, function(t) {
+    t$p_value_all <- joint$p_value
     t$rejected_all <- all_rejected
     t
   })
@@ -372,12 +397,13 @@ certify_shared_crc <- function(parts, keys, opts, call) {
 
 warn_groups_not_certified <- function(keys, failed, opts) {
   labels <- vapply(failed, function(i) group_label(keys, i), character(1))
+  k <- length(labels)
   if (opts$method == "crc") {
     warn_aurc(
       c(
         "No threshold controls the expected risk at {opts$target_risk} in
-         group{?s} {.val {labels}}; {?its/their} threshold is {.val {Inf}}
-         (abstain on everything).",
+         {cli::qty(k)}group{?s} {.val {labels}}; {?its/their} threshold is
+         {.val {Inf}} (abstain on everything).",
         i = "Allow a larger {.arg target_risk} or use more data."
       ),
       class = "aurc_warning_not_certified"
@@ -386,8 +412,8 @@ warn_groups_not_certified <- function(keys, failed, opts) {
     warn_aurc(
       c(
         "No threshold is certified at risk {opts$target_risk} with delta =
-         {opts$delta} in group{?s} {.val {labels}}; {?its/their} threshold
-         is {.val {NA}}.",
+         {opts$delta} in {cli::qty(k)}group{?s} {.val {labels}};
+         {?its/their} threshold is {.val {NA}}.",
         i = "Allow a larger {.arg target_risk} or {.arg delta}, or use more
              data."
       ),
