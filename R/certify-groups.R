@@ -199,9 +199,10 @@ bind_group_tables <- function(tables, keys, n = NULL) {
   cols <- lapply(stats::setNames(nms, nms), function(nm) {
     unlist(lapply(tables, function(t) t[[nm]]), use.names = FALSE)
   })
-  k <- as.list(keys[rep(seq_len(nrow(keys)), reps), , drop = FALSE])
+  idx <- rep(seq_len(nrow(keys)), reps)
+  k <- lapply(keys, function(x) x[idx])
   if (!is.null(n)) k$n <- rep(n, reps)
-  tibble::as_tibble(c(k, cols))
+  tibble::new_tibble(c(k, cols), nrow = sum(reps))
 }
 
 # SGR with one threshold for every group: the binary search of Algorithm 1
