@@ -167,12 +167,12 @@ expect_crc_mean <- function(risk, alpha, n, B) {
 
 test_that("CRC: the mean joint risk over calibration sets is <= alpha", {
   skip_on_cran()
-  risk <- crc_sim(400, seed = 352)
+  risk <- crc_sim(2000, seed = 352)
   expect_crc_mean(risk, 0.05, 200, 1)
   # it is a guarantee in expectation only: a single calibration set
   # often gives a risk above alpha
   expect_gt(mean(risk > 0.05), 0.2)
-  risk <- crc_sim(400, alpha = 0.1, B = 2, seed = 353)
+  risk <- crc_sim(1000, alpha = 0.1, B = 2, seed = 353)
   expect_crc_mean(risk, 0.1, 200, 2)
 })
 
@@ -182,7 +182,7 @@ test_that("CRC validity, long simulation", {
     list(alpha = 0.05, B = 1, n = 200), list(alpha = 0.1, B = 2, n = 200),
     list(alpha = 0.02, B = 1, n = 1000)
   )) {
-    risk <- crc_sim(2000, n = cfg$n, alpha = cfg$alpha, B = cfg$B,
+    risk <- crc_sim(10000, n = cfg$n, alpha = cfg$alpha, B = cfg$B,
       seed = 354
     )
     expect_crc_mean(risk, cfg$alpha, cfg$n, cfg$B)

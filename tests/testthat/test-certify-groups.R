@@ -311,8 +311,8 @@ test_that("group guarantees hold by simulation (quick)", {
 
 test_that("group guarantees hold by simulation (long)", {
   skip_if_not_slow()
-  rate <- groups_sim(500, seed = 357)
-  expect_groups_valid(rate, 500, 0.1)
+  rate <- groups_sim(1000, seed = 357)
+  expect_groups_valid(rate, 1000, 0.1)
 })
 
 crc_groups_sim <- function(reps, n = 200, alpha = 0.03, seed = 1) {
@@ -349,12 +349,12 @@ expect_crc_groups_valid <- function(risk, alpha) {
 
 test_that("CRC per group: mean joint risk <= alpha in every group", {
   skip_on_cran()
-  expect_crc_groups_valid(crc_groups_sim(150, seed = 358), 0.03)
+  expect_crc_groups_valid(crc_groups_sim(400, seed = 358), 0.03)
 })
 
 test_that("CRC per group, long simulation", {
   skip_if_not_slow()
-  expect_crc_groups_valid(crc_groups_sim(2000, seed = 359), 0.03)
+  expect_crc_groups_valid(crc_groups_sim(5000, seed = 359), 0.03)
 })
 
 test_that("groups: classed errors and warnings", {
