@@ -168,18 +168,26 @@
 #'   `E[loss x 1(score >= t_g) | group = g] <= alpha` for each `g`
 #'   (exchangeability within groups).
 #' * `shared = "threshold"`: one threshold `t` valid for every group at
-#'   once, `P(R_g(t) > target_risk for some g) <= delta`. `delta` is split
-#'   over the groups (Bonferroni: each group is tested at `delta / G`, and
-#'   a union bound gives `delta` for all together), and `t` is the lowest
-#'   candidate that passes in every group. The candidates are the distinct
-#'   scores of all groups (or the grid `thresholds`). SGR runs its binary
-#'   search over them with the bounds of every group at `delta / (k G)`,
-#'   a candidate passing when it is certified in every group; LTT runs its
-#'   FWER procedure within each group at `delta / G` over the common
-#'   candidates and takes the lowest one rejected in every group. For CRC
-#'   no split is needed: the joint loss only falls as the threshold grows,
-#'   so the largest of the group thresholds keeps
-#'   `E[loss x 1(score >= t) | group = g] <= alpha` in every group.
+#'   once: `P(R_g(t) > target_risk for some g) <= delta`. The candidates
+#'   are the distinct scores of all groups (or the grid `thresholds`); at
+#'   each candidate the null is "`R_g(t) > target_risk` for some group",
+#'   the union of the groups' nulls, and it is rejected when every group's
+#'   own test rejects at the full level (an intersection-union test,
+#'   Berger 1982): if a group's null holds, the candidate passes only when
+#'   that group's test errs, with probability at most its level, whatever
+#'   the other groups. So `delta` need not be split over the groups (a
+#'   Bonferroni split, `delta / G` each, would give the same guarantee
+#'   with less coverage). SGR runs its binary search over the candidates,
+#'   a candidate passing when its bound at `delta / k` is at most
+#'   `target_risk` in every group; LTT gives each candidate the p-value
+#'   `max_g p_g` (its rule for several risks; with `max_abstention`, each
+#'   group's abstention rate is one more risk) and runs the FWER procedure
+#'   at `delta`. The returned threshold is the lowest that passes. The
+#'   per-group `bound` (SGR) holds for each group at its level; for bounds
+#'   that hold for all groups simultaneously, give `delta / G`. For CRC the
+#'   joint loss only falls as the threshold grows, so the largest of the
+#'   group thresholds keeps `E[loss x 1(score >= t) | group = g] <= alpha`
+#'   in every group.
 #'
 #' Missing groups are an error (`na_rm` drops incomplete pairs of `score`
 #' and `failure` only), as is a single group or a group without complete
@@ -253,8 +261,9 @@
 #'   `shared = "threshold"` the same threshold in every row, the group's
 #'   own coverage, risk and bound); the attributes `"steps"` or
 #'   `"candidates"` have the grouping columns too (with `shared =
-#'   "threshold"`: `certified_all` or `rejected_all`, passed in every
-#'   group), and CRC with `shared = "threshold"` has `"group_thresholds"`
+#'   "threshold"`: `certified_all` (SGR: passed in every group) or
+#'   `p_value_all` and `rejected_all` (LTT: the largest p-value of the
+#'   groups, and the decision on it)), and CRC with `shared = "threshold"` has `"group_thresholds"`
 #'   (each group's own threshold). The result has class `aurc_certificate`
 #'   (a tibble), whose print states the guarantee.
 #'   `risk_upper_bound()`: a tibble with one row per `coverage`:
@@ -276,6 +285,9 @@
 #'
 #'   Vovk, Lindsay, Nouretdinov, Gammerman (2003). Mondrian confidence
 #'   machine. Technical report, Royal Holloway, University of London.
+#'
+#'   Berger (1982). Multiparameter hypothesis testing and acceptance
+#'   sampling. Technometrics 24(4), 295-300 (intersection-union tests).
 #' @examples
 #' set.seed(4)
 #' score <- runif(5000)
@@ -641,8 +653,8 @@ certificate_header <- function(s) {
     )
   } else {
     sprintf(
-      "One threshold for all %d groups, delta split over them (%s / %d)",
-      s$n_groups, fmt(s$delta), s$n_groups
+      "One threshold for all %d groups (passing the test in every group)",
+      s$n_groups
     )
   }
   if (s$method == "crc") {
