@@ -263,9 +263,10 @@
 #'   `"candidates"` have the grouping columns too (with `shared =
 #'   "threshold"`: `certified_all` (SGR: passed in every group) or
 #'   `p_value_all` and `rejected_all` (LTT: the largest p-value of the
-#'   groups, and the decision on it)), and CRC with `shared = "threshold"` has `"group_thresholds"`
-#'   (each group's own threshold). The result has class `aurc_certificate`
-#'   (a tibble), whose print states the guarantee.
+#'   groups, and the decision on it)), and CRC with `shared =
+#'   "threshold"` has `"group_thresholds"` (each group's own threshold).
+#'   The result has class `aurc_certificate` (a tibble), whose print
+#'   states the guarantee.
 #'   `risk_upper_bound()`: a tibble with one row per `coverage`:
 #'   `coverage` (asked), `achieved_coverage`, `threshold`, `n_accepted`,
 #'   `failures`, `risk`, `bound`, `delta`.
