@@ -65,17 +65,18 @@ check_binary_for_binomial <- function(failure, call) {
   invisible()
 }
 
-# A loss bounded in [0, 1] (or logical) where present.
-check_unit_loss <- function(loss, n, arg = "failure",
+# A loss bounded in [0, upper] (or logical) where present.
+check_unit_loss <- function(loss, n, arg = "failure", upper = 1,
                             call = rlang::caller_env()) {
   check_numeric_vector(loss, arg, allow_logical = TRUE, call = call)
   check_same_length(loss, n, arg, call = call)
-  bad <- which(!is.na(loss) & !(loss >= 0 & loss <= 1))
+  bad <- which(!is.na(loss) & !(loss >= 0 & loss <= upper))
   if (length(bad) > 0) {
     abort_aurc(
       c(
-        "{.arg {arg}} must be a loss in [0, 1].",
-        x = "Element {bad[1]} is {.val {loss[bad[1]]}}."
+        "{.arg {arg}} must be a loss in [0, {upper}].",
+        x = "Element {bad[1]} is {.val {loss[bad[1]]}}.",
+        i = if (upper != 1) "The bound is {.arg loss_bound}."
       ),
       class = "aurc_error_value", call = call
     )

@@ -15,7 +15,8 @@
 #'
 #' The tibble-based results (`aurc_calibration_bins`,
 #' `aurc_smooth_calibration`, `aurc_rc_curve`, `aurc_failure_roc_curve`,
-#' `aurc_failure_pr_curve`, `aurc_contribution_curve`, `aurc_score_table`)
+#' `aurc_failure_pr_curve`, `aurc_contribution_curve`, `aurc_score_table`,
+#' `aurc_certificate`)
 #' convert to the same columns without their class and attributes (the
 #' settings stay readable with `attributes(x)` on the original).
 #'
@@ -148,6 +149,13 @@ as.data.frame.aurc_score_table <- function(x, row.names = NULL, # nolint: object
 }
 
 #' @rdname aurc_tidy
+#' @export
+as.data.frame.aurc_certificate <- function(x, row.names = NULL, # nolint: object_name_linter.
+                                           optional = FALSE, ...) {
+  tbl_result_df(x)
+}
+
+#' @rdname aurc_tidy
 #' @exportS3Method tibble::as_tibble
 as_tibble.aurc_comparison <- function(x, ..., what = "tests") {
   list_result_tbl(x, ..., what = what)
@@ -199,6 +207,10 @@ as_tibble.aurc_contribution_curve <- function(x, ...) tbl_result_tbl(x)
 #' @exportS3Method tibble::as_tibble
 as_tibble.aurc_score_table <- function(x, ...) tbl_result_tbl(x)
 
+#' @rdname aurc_tidy
+#' @exportS3Method tibble::as_tibble
+as_tibble.aurc_certificate <- function(x, ...) tbl_result_tbl(x)
+
 # tidy(): one method for every class, registered for generics::tidy when
 # generics is loaded (see .onLoad() in R/aurc-package.R).
 tidy_aurc <- function(x, ..., what = NULL) {
@@ -212,7 +224,7 @@ tidy_aurc <- function(x, ..., what = NULL) {
 tidy_classes <- c(
   names(result_tables), "aurc_calibration_bins", "aurc_smooth_calibration",
   "aurc_rc_curve", "aurc_failure_roc_curve", "aurc_failure_pr_curve",
-  "aurc_contribution_curve", "aurc_score_table"
+  "aurc_contribution_curve", "aurc_score_table", "aurc_certificate"
 )
 
 # Registers tidy_aurc() as the generics::tidy method of every class, now if

@@ -25,7 +25,11 @@ all_results <- function() {
     roc = failure_roc_curve(df, a, failure),
     pr = failure_pr_curve(df, a, failure),
     contribution = contribution_curve(20),
-    scores = score_table(df, a, failure)
+    scores = score_table(df, a, failure),
+    certificate = certify_threshold(df, a, failure, 0.5, delta = 0.1),
+    certificate_groups = certify_threshold(df, a, failure, 0.05,
+      method = "crc", group = correct
+    )
   )
 }
 

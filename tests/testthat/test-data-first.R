@@ -63,7 +63,11 @@ test_that("options keep their meaning; bad columns are classed errors", {
   expect_error(corp_reliability(dplyr::group_by(d, g), conf, ok),
     class = "aurc_error_type"
   )
-  expect_error(certify_threshold(dplyr::group_by(d, g), conf, ok, 0.1),
-    class = "aurc_error_type"
+  # certify_threshold() takes a grouped data frame as `group =` (issue 35)
+  expect_identical(
+    suppressWarnings(certify_threshold(dplyr::group_by(d, g), conf, ok,
+      0.5, 0.2
+    )),
+    suppressWarnings(certify_threshold(d, conf, ok, 0.5, 0.2, group = g))
   )
 })
