@@ -704,10 +704,11 @@ print.aurc_group_comparison <- function(x, digits = 4, ...) {
 
 #' Plot a comparison of one metric across groups
 #'
-#' `what = "groups"` (the default): one line per group, its estimate with
-#' its interval, the worst group in red and a dotted line at the best
-#' group's estimate; the subtitle gives the gap with its simultaneous
-#' interval and the p-value of the max-t test that all groups are equal.
+#' `what = "groups"` (the default): one line per group (labelled with its
+#' size), its estimate with its interval, the worst group in red, the best
+#' in blue with a dotted line at its estimate; the subtitle gives the gap
+#' with its simultaneous interval and the p-value of the max-t test that
+#' all groups are equal.
 #' `what = "differences"`: one line per pair, the difference with its own
 #' interval (thick) and its simultaneous max-t interval (thin), a dashed
 #' line at no difference.
@@ -747,15 +748,16 @@ autoplot.aurc_group_comparison <- function(object, what = "groups", ...) {
   )
   tab$role <- factor(tab$role, levels = c("worst", "best", "other"))
   subtitle <- if (is.na(g$gap)) {
-    sprintf("%s intervals (%s); the gap is undefined", lev, method)
+    "The gap is undefined (a group's estimate or interval is NA)."
   } else {
     sprintf(
       paste0(
-        "Worst: %s. Gap to %s: %s (%s simultaneous CI %s to %s);\n",
-        "all groups equal: %s (max-t). %s intervals (%s)."
+        "Worst: %s; gap to the best (%s): %s\n",
+        "%s simultaneous CI %s to %s (max-t)\n",
+        "All groups equal: %s (max-t test)"
       ),
       g$worst, g$best, f(g$gap), lev, f(g$lower), f(g$upper),
-      groups_format_p(g$p_value), lev, method
+      groups_format_p(g$p_value)
     )
   }
   better <- if (metric_direction(s$metric) == "maximize") {
@@ -765,7 +767,10 @@ autoplot.aurc_group_comparison <- function(object, what = "groups", ...) {
   } else {
     "lower is better"
   }
-  tab$n_label <- paste0("n = ", format(tab$n, big.mark = ","))
+  # the size of each group in its label
+  shown <- paste0(tab$group, " (n = ", format(tab$n, big.mark = ",",
+    trim = TRUE), ")")
+  tab$group <- factor(shown, levels = rev(shown))
   p <- ggplot2::ggplot(tab, ggplot2::aes(
     x = .data$estimate, y = .data$group, xmin = .data$lower,
     xmax = .data$upper, colour = .data$role
@@ -776,30 +781,33 @@ autoplot.aurc_group_comparison <- function(object, what = "groups", ...) {
     )
   }
   p +
-    ggplot2::geom_errorbar(width = 0.2, orientation = "y") +
+    ggplot2::geom_errorbar(width = 0.25, orientation = "y") +
     ggplot2::geom_point(size = 2.5) +
-    ggplot2::geom_text(ggplot2::aes(label = .data$n_label),
-      vjust = -1.1, size = 3, colour = "grey30", show.legend = FALSE
-    ) +
     ggplot2::scale_colour_manual(
-      values = c(worst = "#C0392B", best = "#1F618D", other = "grey20"),
-      drop = FALSE, name = NULL
+      values = c(worst = "#C0392B", best = "#1F618D", other = "grey25"),
+      guide = "none"
     ) +
-    ggplot2::scale_y_discrete(expand = ggplot2::expansion(add = c(0.5, 0.8))) +
     ggplot2::labs(
-      x = label, y = s$group,
+      x = sprintf("%s (%s intervals, %s)", label, lev, method), y = NULL,
       title = sprintf("%s by %s", label, s$group), subtitle = subtitle,
-      caption = paste0(label, ": ", better)
+      caption = sprintf(
+        "Red: the worst group; blue: the best (dotted line). %s: %s.",
+        label, better
+      )
     ) +
     ggplot2::theme_bw() +
-    ggplot2::theme(legend.position = "bottom")
+    ggplot2::theme(plot.subtitle = ggplot2::element_text(size = 9.5))
 }
 
 groups_plot_differences <- function(object, label, lev, method) {
   s <- object$settings
   tab <- as.data.frame(object$tests)
-  p_text <- vapply(tab$p_max_t, format_p, character(1))
-  tab$pair <- paste0(tab$group_a, " - ", tab$group_b, "\n(", p_text, ")")
+  p_text <- vapply(tab$p_max_t, groups_format_p, character(1))
+  many <- nrow(tab) > 6
+  # one line per pair when there are many
+  tab$pair <- paste0(tab$group_a, " - ", tab$group_b,
+    if (many) "  (" else "\n(", p_text, ")"
+  )
   tab$pair <- factor(tab$pair, levels = rev(unique(tab$pair)))
   ggplot2::ggplot(tab, ggplot2::aes(x = .data$difference, y = .data$pair)) +
     ggplot2::geom_vline(xintercept = 0, linetype = "dashed",
@@ -807,24 +815,27 @@ groups_plot_differences <- function(object, label, lev, method) {
     ) +
     ggplot2::geom_errorbar(ggplot2::aes(
       xmin = .data$lower_simultaneous, xmax = .data$upper_simultaneous
-    ), width = 0.25, orientation = "y", colour = "grey45") +
+    ), width = if (many) 0.4 else 0.25, orientation = "y",
+    colour = "grey45") +
     ggplot2::geom_linerange(ggplot2::aes(
       xmin = .data$lower, xmax = .data$upper
-    ), linewidth = 1.2, orientation = "y") +
-    ggplot2::geom_point(size = 2.2) +
+    ), linewidth = if (many) 0.9 else 1.2, orientation = "y") +
+    ggplot2::geom_point(size = if (many) 1.6 else 2.2) +
     ggplot2::labs(
-      x = sprintf("Difference in %s (first minus second group)", label),
+      x = sprintf("Difference in %s (first minus second)", label),
       y = NULL,
-      title = sprintf("Differences in %s between groups of %s", label,
-        s$group
-      ),
+      title = sprintf("Differences in %s by %s", label, s$group),
       subtitle = sprintf(
         paste0(
-          "%s intervals (%s): thick, each pair; thin, simultaneous ",
-          "(max-t);\np-values adjusted by max-t"
+          "%s intervals (%s): thick, each pair's own;\n",
+          "thin, simultaneous (max-t). p-values: max-t adjusted."
         ),
         lev, method
       )
     ) +
-    ggplot2::theme_bw()
+    ggplot2::theme_bw() +
+    ggplot2::theme(
+      plot.subtitle = ggplot2::element_text(size = 9.5),
+      axis.text.y = ggplot2::element_text(size = if (many) 7.5 else 9)
+    )
 }
