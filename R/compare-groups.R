@@ -326,8 +326,8 @@ groups_split <- function(group, na_rm, call) {
       class = "aurc_error_value", call = call
     )
   }
-  key <- as.character(group)
-  rows <- lapply(levels, function(l) which(!missing & key == l))
+  key <- factor(as.character(group), levels = levels)
+  rows <- unname(split(seq_along(key), key))
   list(levels = levels, rows = rows)
 }
 
@@ -515,16 +515,18 @@ groups_max_t_analytic <- function(pw, se, pairs, conf_level) {
     ))
   }
   draws <- groups_max_t_draws
-  m <- with_internal_seed(groups_max_t_seed, {
-    x <- matrix(stats::rnorm(draws * length(se)), draws) *
-      rep(se, each = draws)
-    s <- if (is.finite(df)) sqrt(stats::rchisq(draws, df) / df) else 1
-    m <- numeric(draws)
-    for (k in seq_len(n_pairs)) {
-      m <- pmax(m, abs(x[, pairs[1, k]] - x[, pairs[2, k]]) / pw$se[k])
-    }
-    m / s
-  })
+  z <- groups_normal_draws(length(se), draws)
+  m <- numeric(draws)
+  for (k in seq_len(n_pairs)) {
+    a <- pairs[1, k]
+    b <- pairs[2, k]
+    m <- pmax(m, abs(z[, a] * se[a] - z[, b] * se[b]) / pw$se[k])
+  }
+  if (is.finite(df)) {
+    m <- m / with_internal_seed(groups_max_t_seed + 1L, {
+      sqrt(stats::rchisq(draws, df) / df)
+    })
+  }
   crit <- stats::quantile(m, conf_level, type = 7, names = FALSE)
   # within the exact bounds: the largest single-pair p-value and
   # Bonferroni's
@@ -558,6 +560,22 @@ groups_max_t_bootstrap <- function(pw, conf_level) {
     p_pairs = vapply(stat, tail_p, numeric(1)), p_gap = tail_p(max(stat)),
     stat = max(stat), draws = length(m)
   )
+}
+
+# The standard normal draws of the max-t for `k` groups (draws x k), from
+# the fixed internal seed; kept for the session, as they do not depend on
+# the data.
+groups_draws_cache <- new.env(parent = emptyenv())
+groups_normal_draws <- function(k, draws) {
+  key <- paste(k, draws)
+  z <- groups_draws_cache[[key]]
+  if (is.null(z)) {
+    z <- with_internal_seed(groups_max_t_seed, {
+      matrix(stats::rnorm(draws * k), draws)
+    })
+    groups_draws_cache[[key]] <- z
+  }
+  z
 }
 
 # Evaluates `code` with R's default generator seeded by `seed`, then puts
