@@ -586,7 +586,8 @@ with_internal_seed <- function(seed, code) {
   old <- if (had) get(".Random.seed", envir = env, inherits = FALSE)
   kind <- RNGkind()
   on.exit({
-    do.call(RNGkind, as.list(kind))
+    # (a "Rounding" sampler warns when set; it was the user's)
+    suppressWarnings(do.call(RNGkind, as.list(kind)))
     if (had) {
       assign(".Random.seed", old, envir = env)
     } else if (exists(".Random.seed", envir = env, inherits = FALSE)) {
