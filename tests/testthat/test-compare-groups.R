@@ -1,16 +1,20 @@
 # compare_groups() (issue 35, item 1): one metric in independent groups.
 
+# `shift` moves a group's failure rate and losses (its AURC, AUGRC),
+# `slope` how well the score separates its failures (its failure AUROC)
 make_groups <- function(n = 200, seed = 1, shift = c(0, 0, 0),
-                        labels = c("a", "b", "c")) {
+                        labels = c("a", "b", "c"),
+                        slope = rep(1.5, length(shift))) {
   set.seed(seed)
   k <- length(shift)
   group <- rep(labels[seq_len(k)], each = n)
   latent <- rnorm(n * k)
   s <- rep(shift, each = n)
+  b <- rep(slope, each = n)
   data.frame(
     group = group,
     score = round(latent + rnorm(n * k, sd = 0.7), 2),
-    failure = rbinom(n * k, 1, plogis(-1.2 - 1.5 * latent + s)),
+    failure = rbinom(n * k, 1, plogis(-1.2 - b * latent + s)),
     loss = rexp(n * k) * plogis(-latent + s)
   )
 }
@@ -86,6 +90,34 @@ test_that("per-group results are selective_ci_vec() on the subsets", {
       expect_identical(cmp$groups$std_error, ref$.std_error, info = info)
     }
   }
+})
+
+test_that("strata and clusters are used within each group", {
+  df <- make_groups(n = 120, seed = 16)
+  df$cl <- rep(seq_len(nrow(df) / 4), each = 4)
+  df$st <- df$cl %% 2
+  for (method in c("analytic", "bootstrap")) {
+    boot <- if (method == "bootstrap") list(times = 100)
+    set.seed(5)
+    cmp <- do.call(compare_groups, c(list(df, quote(score), quote(failure),
+      group = quote(group), metric = "augrc", strata = quote(st),
+      cluster = quote(cl), method = method), boot))
+    set.seed(5)
+    ref <- do.call(rbind, lapply(c("a", "b", "c"), function(g) {
+      d <- df[df$group == g, ]
+      do.call(selective_ci_vec, c(list(d$score, d$failure,
+        metrics = "augrc", strata = d$st, cluster = d$cl, method = method),
+        boot))
+    }))
+    expect_identical(cmp$groups$std_error, ref$.std_error, info = method)
+    expect_identical(cmp$groups$lower, ref$.lower, info = method)
+  }
+  # Welch's df counts the clusters
+  an <- compare_groups(df, score, failure, group = group, cluster = cl)
+  v <- an$groups$std_error^2
+  expect_equal(an$tests$df[1], (v[1] + v[2])^2 /
+    (v[1]^2 / 29 + v[2]^2 / 29))
+  expect_output(print(an), "cluster-robust")
 })
 
 test_that("calibration metrics: correct = as in selective_ci_vec()", {
@@ -434,10 +466,13 @@ test_that("classed errors name the argument", {
 })
 
 # Size and power of the gap test (the max-t test that all groups are equal)
-size_power <- function(reps, n, shift, metric, loss, seed) {
+size_power <- function(reps, n, shift, metric, loss, seed,
+                       slope = rep(1.5, length(shift))) {
   set.seed(seed)
   vapply(seq_len(reps), function(r) {
-    df <- make_groups(n = n, seed = seed * 1e4 + r, shift = shift)
+    df <- make_groups(n = n, seed = seed * 1e4 + r, shift = shift,
+      slope = slope
+    )
     cmp <- suppressWarnings(compare_groups(df, score, !!as.name(loss),
       group = group, metric = metric
     ))
@@ -466,9 +501,10 @@ test_that("size and power: a larger simulation (slow)", {
     rej <- size_power(reps, 300, c(0, 0, 0), metric, loss, seed = 31)
     expect_lt(abs(mean(rej) - 0.05), 3.5 * se, label = metric)
   }
-  power <- mean(size_power(300, 300, c(0, 0, 0.5), "failure_auroc",
+  # a score that separates the failures of one group less well
+  power <- mean(size_power(300, 300, c(0, 0, 0), "failure_auroc",
     "failure",
-    seed = 32
+    seed = 32, slope = c(1.5, 1.5, 0.9)
   ))
   expect_gt(power, 0.3)
 })
