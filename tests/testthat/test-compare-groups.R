@@ -238,11 +238,12 @@ test_that("the failure AUROC equals pROC's unpaired DeLong test", {
       t <- pROC::roc.test(rocs[[a]], rocs[[b]], paired = FALSE,
         method = "delong"
       )
+      # (1e-6 asked; they agree to rounding, about 1e-15)
       expect_equal(cmp$tests$statistic[k], unname(t$statistic),
-        tolerance = 1e-6
+        tolerance = 1e-10
       )
-      expect_equal(cmp$tests$p_value[k], t$p.value, tolerance = 1e-6)
-      expect_equal(cmp$tests$df[k], unname(t$parameter), tolerance = 1e-6)
+      expect_equal(cmp$tests$p_value[k], t$p.value, tolerance = 1e-10)
+      expect_equal(cmp$tests$df[k], unname(t$parameter), tolerance = 1e-10)
       expect_equal(c(cmp$tests$estimate_a[k], cmp$tests$estimate_b[k]),
         unname(t$estimate),
         tolerance = 1e-12
@@ -489,12 +490,14 @@ test_that("the gap test holds its size; its power", {
   power <- mean(size_power(100, 300, c(0, 0, 0.5), "aurc", "loss",
     seed = 22
   ))
-  expect_gt(power, 0.5)
+  # (0.609 in inst/scripts/compare-groups-size.R, 1000 data sets)
+  expect_gt(power, 0.4)
 })
 
 test_that("size and power: a larger simulation (slow)", {
   skip_if_not_slow()
-  reps <- 1000
+  # (about a minute; inst/scripts/compare-groups-size.R has more cells)
+  reps <- 600
   se <- sqrt(0.05 * 0.95 / reps)
   for (metric in c("aurc", "failure_auroc")) {
     loss <- if (metric == "aurc") "loss" else "failure"
@@ -502,9 +505,10 @@ test_that("size and power: a larger simulation (slow)", {
     expect_lt(abs(mean(rej) - 0.05), 3.5 * se, label = metric)
   }
   # a score that separates the failures of one group less well
-  power <- mean(size_power(300, 300, c(0, 0, 0), "failure_auroc",
+  power <- mean(size_power(200, 300, c(0, 0, 0), "failure_auroc",
     "failure",
-    seed = 32, slope = c(1.5, 1.5, 0.9)
+    seed = 32, slope = c(1.5, 1.5, 0.6)
   ))
-  expect_gt(power, 0.3)
+  # (0.764 in inst/scripts/compare-groups-size.R, 1000 data sets)
+  expect_gt(power, 0.6)
 })
