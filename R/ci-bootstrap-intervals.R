@@ -108,7 +108,10 @@ ci_acceleration <- function(lv) {
   sum(lv$w * lv$L^3) / (6 * sum(lv$w * lv$L^2)^1.5)
 }
 
-ci_interval <- function(t, t0, type, conf_level, lv, call) {
+# `acceleration`: the BCa acceleration itself, instead of from `lv` (the
+# difference of two independent groups, R/compare-groups.R).
+ci_interval <- function(t, t0, type, conf_level, lv, call,
+                        acceleration = NULL) {
   na <- c(lower = NA_real_, upper = NA_real_, std_error = NA_real_,
           acceleration = NA_real_)
   t <- t[is.finite(t)]
@@ -127,7 +130,7 @@ ci_interval <- function(t, t0, type, conf_level, lv, call) {
     z <- stats::qnorm(1 - alpha)
     out[c("lower", "upper")] <- c(t0 - z * se, t0 + z * se)
   } else {
-    a <- ci_acceleration(lv)
+    a <- acceleration %||% ci_acceleration(lv)
     out[["acceleration"]] <- a
     z0 <- stats::qnorm(sum(t < t0) / length(t))
     if (!is.finite(z0) || !is.finite(a)) {

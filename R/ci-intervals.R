@@ -1051,5 +1051,10 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
   attr(out, "replicates") <- matrix(res$replicates[, 1, ],
     nrow = dim(res$replicates)[1], dimnames = list(NULL, spec$metrics)
   )
+  # the BCa acceleration of each metric, for the differences of
+  # independent groups (compare_groups(); never set by selective_ci())
+  if (isTRUE(spec$keep_acceleration) && !is.null(res$acceleration)) {
+    attr(out, "acceleration") <- as.numeric(res$acceleration[1, ])
+  }
   out
 }

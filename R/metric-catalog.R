@@ -243,6 +243,7 @@ metric_forms <- function(name) {
       !name %in% c(ci_bootstrap_only, without_influence(name, list())),
     bootstrap_interval = name %in% ci_metrics(),
     compare_scores = name %in% ci_metrics(),
+    compare_groups = name %in% ci_metrics(),
     bootstrap_ranking = registry,
     selective_power = name %in% power_metrics,
     database = registry || name %in% db_more_metrics
@@ -285,7 +286,8 @@ metric_forms <- function(name) {
 #'   * one logical column per form: `vec` (`NAME_vec()`), `data_frame`
 #'     (`NAME()`), `prob` (`NAME_prob()` from class probabilities),
 #'     `selective_metrics`, `analytic_interval` and `bootstrap_interval`
-#'     ([selective_ci()]), `compare_scores`, `bootstrap_ranking`,
+#'     ([selective_ci()]), `compare_scores`, `compare_groups`,
+#'     `bootstrap_ranking`,
 #'     `selective_power`, `database` (lazy database tables).
 #' @seealso [selective_metrics()], [selective_ci()], [bootstrap_ranking()]
 #' @export

@@ -173,7 +173,7 @@ test_that("metric_info() describes every metric and its forms", {
   # every registry metric has every form but the analytic interval of the
   # achievable AURC and the power analysis of most
   forms <- c("vec", "data_frame", "selective_metrics", "bootstrap_interval",
-    "compare_scores", "bootstrap_ranking", "database")
+    "compare_scores", "compare_groups", "bootstrap_ranking", "database")
   expect_true(all(as.matrix(reg[forms])))
   expect_false(reg$analytic_interval[reg$metric == "achievable_aurc"])
   expect_identical(metric_info(c("prr", "ece"))$metric, c("prr", "ece"))

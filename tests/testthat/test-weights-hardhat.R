@@ -11,7 +11,7 @@ skip_if_not_installed("hardhat")
 # power: under importance weights these differ from counts by design.
 weights_uncertainty_fns <- c(
   "selective_ci", "selective_ci_vec", "selective_ci_prob", "compare_scores",
-  "compare_scores_prob", "selective_power"
+  "compare_scores_prob", "selective_power", "compare_groups"
 )
 
 hardhat_cases <- function() {
