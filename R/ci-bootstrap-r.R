@@ -1,7 +1,8 @@
 # The metrics of the intervals that the C++ bootstrap engine does not
 # compute: the loess summaries ICI, E50, E90 and Emax (R/calibration-
 # clinical.R), the calibration slope and intercept of the logistic
-# recalibration and the proper scores (R/calibration-proper-scores.R). Their entries in the catalog (R/metric-catalog.R) name an
+# recalibration and the proper scores (R/calibration-proper-scores.R).
+# Their entries in the catalog (R/metric-catalog.R) name an
 # R kernel (`replicate`), which evaluates every metric of one fit at once.
 #
 # The replicates are the engine's: the case counts of replicate b come from

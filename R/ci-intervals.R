@@ -19,9 +19,9 @@
 #' * `method = "bootstrap"`: `times` replicates of the cases drawn with
 #'   replacement (within `strata`; whole clusters with `cluster`), or the
 #'   replicates given in `indices`; `type = "percentile"` (default),
-#'   `"bca"`, `"normal"` or `"basic"`. `set.seed()` reproduces the draws whatever the
-#'   number of `threads`. A replicate is a vector of counts over the
-#'   presorted tie groups, never a new sort.
+#'   `"bca"`, `"normal"` or `"basic"`. `set.seed()` reproduces the draws
+#'   whatever the number of `threads`. A replicate is a vector of counts
+#'   over the presorted tie groups, never a new sort.
 #'
 #' The analytic interval is the default: in the coverage study of the
 #' vignette "How honest are the intervals?" (four models, 0/1 and continuous

@@ -69,7 +69,8 @@ metric_catalog_more <- list(
     influence = TRUE, binned = TRUE,
     forms = c("selective_metrics", "database")
   ),
-  mce = new_catalog_entry("mce", "maximum calibration error (MCE)", "calibration",
+  mce = new_catalog_entry("mce", "maximum calibration error (MCE)",
+    "calibration",
     "minimize", "correct", options = c("binning", "n_bins"),
     counts = function(o) o$binning %in% c("adaptive", "kumar2019"),
     binned = TRUE, forms = c("selective_metrics", "database")

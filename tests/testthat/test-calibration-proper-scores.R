@@ -84,7 +84,7 @@ test_that("forms: data frame, grouped, undefined values", {
     class = "aurc_error_value")
 })
 
-test_that("intervals: analytic is the sandwich of a mean; the bootstrap's replicates", {
+test_that("intervals: the sandwich of a mean; the bootstrap's replicates", {
   set.seed(4)
   n <- 500
   p <- runif(n, 0.5, 0.99)
@@ -124,7 +124,7 @@ test_that("intervals: analytic is the sandwich of a mean; the bootstrap's replic
   expect_equal(cmp$tests$std_error, sd(la - lb) / sqrt(n))
 })
 
-test_that("the analytic interval of the scaled Brier score covers (simulation)", {
+test_that("the scaled Brier score's analytic interval covers (simulation)", {
   reps <- if (identical(Sys.getenv("AURC_SLOW_TESTS"), "true")) 1000 else
     200
   set.seed(5)

@@ -101,7 +101,7 @@ test_that("the basic interval reflects the percentile one (as boot.ci)", {
   expect_equal(t$p_value < 0.1, t$lower > 0 | t$upper < 0)
 })
 
-test_that("at a true ECE of 0 the interval holds 0 about conf_level of the time", {
+test_that("at a true ECE of 0 the interval holds 0 at about conf_level", {
   reps <- if (identical(Sys.getenv("AURC_SLOW_TESTS"), "true")) 1000 else
     300
   set.seed(5)
