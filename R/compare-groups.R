@@ -646,26 +646,17 @@ new_aurc_group_comparison <- function(groups, tests, gap, settings) {
   )
 }
 
+# The method line of the print: compare_scores()'s, with what differs for
+# independent groups.
 groups_method_text <- function(s) {
   if (s$method == "analytic") {
-    extra <- if (s$metric == "failure_auroc") "; DeLong's test" else ""
-    design <- if (s$cluster) {
-      ", cluster-robust"
-    } else if (s$strata) {
-      ", stratified"
-    } else {
-      ""
-    }
-    paste0(
-      "analytic (influence functions", extra, design,
-      "; Welch's t for the differences)"
-    )
-  } else {
-    sprintf(
-      "bootstrap (%s, %d %sreplicates, each group resampled separately)",
-      s$type, as.integer(s$times), if (s$strata) "stratified " else ""
-    )
+    text <- comparison_method_text(s)
+    return(paste0(sub("\\)$", "", text), "; Welch's t for the differences)"))
   }
+  sprintf(
+    "bootstrap (%s, %d %sreplicates, each group resampled separately)",
+    s$type, as.integer(s$times), if (s$strata) "stratified " else ""
+  )
 }
 
 groups_format_p <- function(p) {

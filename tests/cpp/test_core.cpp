@@ -137,17 +137,26 @@ void test_fork_threads() {
   std::fflush(nullptr);
   const pid_t child = fork();
   if (child == 0) {
-    alarm(20);  // a hang ends the child with SIGALRM
-    int ok = aurc::in_forked_child() && aurc::usable_threads(2) == 1;
+    // a hang ends the child with SIGALRM (60 s: the sanitizers' child is
+    // slow on a loaded machine); each failed check has its own exit code
+    alarm(60);
+    if (!aurc::in_forked_child()) _exit(2);
+    if (aurc::usable_threads(2) != 1) _exit(3);
     aurc::Presorted p;
     aurc::presort(x.data(), n, p, aurc::NoCheck(), 2);
-    ok = ok && p.order == before.order;
+    if (p.order != before.order) _exit(4);
     const double bad[] = {0.5, -1.0};
-    ok = ok && aurc::first_invalid_loss(bad, 2, 2) == 1;
-    _exit(ok ? 0 : 1);
+    if (aurc::first_invalid_loss(bad, 2, 2) != 1) _exit(5);
+    _exit(0);
   }
   int status = 0;
   CHECK(child > 0 && waitpid(child, &status, 0) == child);
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+    std::printf("forked child: %s %d\n",
+                WIFSIGNALED(status) ? "signal" : "exit code",
+                WIFSIGNALED(status) ? WTERMSIG(status)
+                                    : WEXITSTATUS(status));
+  }
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   aurc::Presorted after;
   aurc::presort(x.data(), n, after, aurc::NoCheck(), 2);
