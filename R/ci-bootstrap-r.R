@@ -40,7 +40,7 @@ ci_r_kernels <- list(
     )
     unlist(s[wanted])
   },
-  proper = function(p, y, w, o, wanted, call) {
+  proper = function(p, y, w, o, wanted, call) { # (replicates: above)
     unlist(proper_scores(p, y, w, wanted, call)[wanted])
   },
   logistic = function(p, y, w, o, wanted, call) {
@@ -49,6 +49,32 @@ ci_r_kernels <- list(
     vapply(wanted, function(m) {
       recalibration_fit(input, what[[m]], o$eps, call)
     }, numeric(1))
+  }
+)
+
+# Kernels whose metrics are weighted means (or functions of a few): all
+# replicates of a block at once, as products of the block's counts (size x
+# n) with per-case values, instead of an R call per replicate. Each returns
+# a size x length(wanted) matrix (NA where undefined).
+ci_r_block_kernels <- list(
+  proper = function(counts, p, y, wanted) {
+    total <- rowSums(counts)
+    mean_of <- function(v) drop(counts %*% v) / total
+    out <- matrix(NA_real_, nrow(counts), length(wanted),
+      dimnames = list(NULL, wanted)
+    )
+    brier <- mean_of((p - y)^2)
+    if ("brier_score" %in% wanted) out[, "brier_score"] <- brier
+    if ("scaled_brier_score" %in% wanted) {
+      ybar <- mean_of(y)
+      base <- ybar * (1 - ybar)
+      out[, "scaled_brier_score"] <- ifelse(base > 0, 1 - brier / base, NA)
+    }
+    if ("log_loss" %in% wanted) {
+      q <- pmin(pmax(p, log_loss_eps), 1 - log_loss_eps)
+      out[, "log_loss"] <- mean_of(-(y * log(q) + (1 - y) * log1p(-q)))
+    }
+    out
   }
 )
 
@@ -100,16 +126,30 @@ ci_bootstrap_r_run <- function(input, metrics, seed, call) {
   for (j in seq_len(n_sc)) {
     est[j, ] <- ci_r_values(metrics, input$score[, j], ys[[j]], w, o, call)
   }
+  kernel <- vapply(metrics, function(m) metric_entry(m)$replicate,
+    character(1)
+  )
+  one_by_one <- which(!kernel %in% names(ci_r_block_kernels))
   bar <- progress_bar(input$times, "Bootstrap intervals")
   block <- max(1, floor(ci_r_block_cells / n))
   first <- 0
   while (first < input$times) {
     size <- min(block, input$times - first)
     counts <- ci_r_counts(input, seed, first, size)
-    for (b in seq_len(size)) {
-      for (j in seq_len(n_sc)) {
-        reps[first + b, j, ] <- ci_r_replicate(metrics, input$score[, j],
-          ys[[j]], counts[b, ], o, weighted = length(w) > 0
+    rows <- first + seq_len(size)
+    for (j in seq_len(n_sc)) {
+      for (k in names(ci_r_block_kernels)) {
+        at <- which(kernel == k)
+        if (!length(at)) next
+        reps[rows, j, at] <- ci_r_block_kernels[[k]](counts,
+          input$score[, j], ys[[j]], metrics[at]
+        )
+      }
+      if (!length(one_by_one)) next
+      for (b in seq_len(size)) {
+        reps[first + b, j, one_by_one] <- ci_r_replicate(
+          metrics[one_by_one], input$score[, j], ys[[j]], counts[b, ], o,
+          weighted = length(w) > 0
         )
       }
     }
