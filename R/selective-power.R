@@ -94,21 +94,58 @@
 #' cases (see [selective_ci()], section "Case weights"); the estimates are
 #' the same.
 #'
-#' @section Relation to pROC:
-#' For the failure AUROC, [pROC::power.roc.test()] of two paired ROC curves
-#' uses the formula of Obuchowski and McClish (1997),
-#' `n_cases = (z[1 - alpha/2] sqrt(V_0) + z[power] sqrt(V_A))^2 / d^2`,
-#' with DeLong's variances scaled by the number of cases (positives),
-#' `V_A = n_cases (var_1 + var_2 - 2 cov_12)` the variance of the
-#' difference and `V_0 = 2 n_cases (var_1 - cov_12)` its variance under the
-#' null hypothesis, and it ignores the second tail of the two-sided test.
-#' `selective_power()` differs in three conventions: `n` counts all cases
-#' (pROC's `ncases + ncontrols`), so `sd^2 = V_A (n_cases + n_controls) /
-#' n_cases` on the same pilot; both terms use the variance under the
-#' alternative, because the Wald test of [compare_scores()] standardises by
-#' the estimated standard error (which estimates the alternative's); and
-#' the two-sided power counts both tails. With `V_0 = V_A` the two sample
-#' sizes agree (up to the rounding and the negligible second tail).
+#' @section pROC's convention (`convention = "proc"`):
+#' For the failure AUROC, `convention = "proc"` reproduces
+#' [pROC::power.roc.test()] for two paired ROC curves,
+#' `power.roc.test(roc_a, roc_b, ...)` with `roc_a <- pROC::roc(failure,
+#' a, direction = ">")` (pROC's default levels: the successes are its
+#' *controls*, the failures its *cases*; higher confidence for successes)
+#' and its default `method = "delong"`. pROC uses the
+#' formula of Obuchowski and McClish (1997) for the number of cases
+#' (here: failures) `n_f`:
+#'
+#' `sqrt(n_f) |d| = z sqrt(V_0) + z[power] sqrt(V_A)`,
+#'
+#' with DeLong's variances `var_a`, `var_b` of the two AUROCs and their
+#' covariance `cov_ab` on the pilot, each multiplied by the pilot's number
+#' of failures `n_f0`: `V_A = n_f0 (var_a + var_b - 2 cov_ab)` the
+#' variance of the difference and `V_0 = 2 n_f0 (var_a - cov_ab)` its
+#' variance under the null hypothesis (both curves taken to have the
+#' variance of the **first**); `z = z[1 - alpha/2]` (two-sided) or
+#' `z[1 - alpha]` (one-sided), and the power counts **one tail** only. The
+#' controls follow at the pilot's ratio `kappa = n_c0 / n_f0` (pROC's
+#' `kappa`). So, with `n` all cases (`n_f = n n_f0 / n_0`):
+#'
+#' * sample size: `n_f = (z sqrt(V_0) + z[power] sqrt(V_A))^2 / d^2`
+#'   (pROC's `ncases`), `n_c = kappa n_f` (`ncontrols`), and `n =
+#'   ceiling(n_f + n_c)`;
+#' * power: `Phi((sqrt(n_f) |d| - z sqrt(V_0)) / sqrt(V_A))`;
+#' * detectable difference: `(z sqrt(V_0) + z[power] sqrt(V_A)) /
+#'   sqrt(n_f)`.
+#'
+#' The result then has two more columns, `n_cases` and `n_controls`
+#' (pROC's `ncases` and `ncontrols`, not rounded). pROC always plans with
+#' the pilot's difference of the two AUROCs, so `difference = "pilot"`
+#' reproduces its numbers (`n = n_pilot` its power, which it computes at
+#' the pilot's size only); the other choices of `difference` work in the
+#' same formula. pROC has no strata, clusters or case weights and needs
+#' paired curves of one response: those and any other `metric` are
+#' errors of class `aurc_error_method`. A pilot with `var_a <= cov_ab`
+#' (where pROC's `V_0` is not positive and its answer `NaN`) gives `NA`
+#' with a warning of class `aurc_warning_power_degenerate`.
+#'
+#' The default `convention = "aurc"` differs in three ways: `n` and the
+#' per-case variance count all cases, `sd^2 = V_A n_0 / n_f0` on the same
+#' pilot (the same thing when the failure rate stays that of the pilot);
+#' both terms use the variance under the alternative, `V_A`, because the
+#' Wald test of [compare_scores()] divides by the estimated standard error
+#' (which estimates the alternative's); and the two-sided power counts
+#' both tails. With `V_0 = V_A` the two sample sizes agree up to the
+#' rounding and the second tail (a power of about 1e-6 at 80% power and
+#' `alpha = 0.05`). pROC's power analysis of **one** ROC curve (its AUC
+#' against 0.5, with Obuchowski's binormal variance and the null variance
+#' `0.0792 (1 + 1 / kappa)`) has no counterpart here: `selective_power()`
+#' compares two scores.
 #'
 #' @inheritParams compare_scores
 #' @param scores Exactly two score columns: unquoted names combined with
@@ -141,6 +178,9 @@
 #' @param alternative `"two.sided"` (the default; the test of
 #'   [compare_scores()]) or `"one.sided"` (the test in the direction of the
 #'   difference).
+#' @param convention `"aurc"` (the default; see "Definitions") or, for
+#'   `metric = "failure_auroc"`, `"proc"`: the convention of
+#'   [pROC::power.roc.test()] (see "pROC's convention").
 #' @param strata,cluster Optional columns of the pilot's design, as in
 #'   [compare_scores()]: the standard error is the stratified or
 #'   cluster-robust one.
@@ -159,8 +199,10 @@
 #'   `power` (the target power when `n` is solved for; the power at the
 #'   rounded-up `n` is at least this), `sig_level`, `alternative`,
 #'   `n_pilot` (the pilot's number of cases) and `pilot_difference` (the
-#'   pilot's observed difference). A pilot whose difference (when used) or
-#'   variance is 0 gives `NA` with a warning of class
+#'   pilot's observed difference); with `convention = "proc"` also
+#'   `n_cases` and `n_controls` (see "pROC's convention"). A pilot whose
+#'   difference (when used) or variance is 0 gives `NA` with a warning of
+#'   class
 #'   `aurc_warning_power_degenerate`.
 #' @references
 #' Obuchowski, N. A. and McClish, D. K. (1997). Sample size determination
@@ -207,6 +249,7 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
                             n = NULL, power = NULL, difference = NULL,
                             sig_level = 0.05,
                             alternative = c("two.sided", "one.sided"),
+                            convention = c("aurc", "proc"),
                             strata = NULL, cluster = NULL,
                             estimator = "alpha", max_rejection = 1,
                             na_rm = FALSE, case_weights = NULL) {
@@ -220,6 +263,10 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
     if (missing(alternative)) "two.sided" else alternative,
     c("two.sided", "one.sided"),
     arg = "alternative", call = call
+  )
+  convention <- check_choice(
+    if (missing(convention)) "aurc" else convention, c("aurc", "proc"),
+    arg = "convention", call = call
   )
   sig_level <- check_number(sig_level, 0, 1, open = TRUE, call = call)
   rule <- if (is.character(difference)) {
@@ -274,6 +321,12 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
       class = "aurc_error_value", call = call
     )
   }
+  if (convention == "proc") {
+    check_proc_convention(metric, list(
+      strata = rlang::enquo(strata), cluster = rlang::enquo(cluster),
+      case_weights = rlang::enquo(case_weights)
+    ), call)
+  }
   cmp <- compare_scores_run(
     data,
     quos = list(
@@ -293,6 +346,7 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
   )
   tests <- cmp$tests
   n_pilot <- cmp$settings$n
+  if (convention == "proc") check_proc_losses(cmp$settings$losses, call)
   sd <- sqrt(n_pilot) * tests$std_error
   effect <- switch(rule,
     given = rep(difference, nrow(tests)),
@@ -311,13 +365,19 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
   out_n <- rep(if (is.null(n)) NA_real_ else n, nrow(tests))
   out_power <- rep(if (is.null(power)) NA_real_ else power, nrow(tests))
   out_diff <- effect
+  # pROC's convention: its variances per failure (proc_variances())
+  proc <- if (convention == "proc") proc_variances(cmp)
   no_variance <- !is.na(sd) & sd == 0
   no_difference <- solve != "difference" & !is.na(effect) & effect == 0
-  degenerate <- no_variance | no_difference
+  no_null <- if (is.null(proc)) FALSE else !no_variance & !(proc$v0 > 0)
+  no_null[is.na(no_null)] <- FALSE
+  degenerate <- no_variance | no_difference | no_null
   ok <- !is.na(sd) & (solve == "difference" | !is.na(effect)) & !degenerate
   if (any(degenerate)) {
     what <- if (any(no_variance)) {
       "no variance of the"
+    } else if (any(no_null)) {
+      "no positive null variance (pROC's 2 (var_a - cov_ab)) of the"
     } else if (rule == "conservative") {
       "no difference clear of 0 (by 0.84 standard errors) in the"
     } else {
@@ -335,7 +395,12 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
       class = "aurc_warning_power_degenerate"
     )
   }
-  if (solve == "power") {
+  if (!is.null(proc)) {
+    solved <- proc_solve(solve, proc, ok, effect, n, power, z)
+    out_n[ok] <- solved$n %||% out_n[ok]
+    out_power[ok] <- solved$power %||% out_power[ok]
+    out_diff[ok] <- solved$difference %||% out_diff[ok]
+  } else if (solve == "power") {
     out_power[ok] <- power_normal(abs(effect[ok]) * sqrt(n) / sd[ok], z,
       two_sided
     )
@@ -354,7 +419,7 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
   out_power[!ok & solve == "power"] <- NA_real_
   if (solve == "difference") out_diff[!ok] <- NA_real_
   keys <- tests[setdiff(names(tests), names(compare_tables_columns))]
-  tibble::as_tibble(c(keys, list(
+  out <- tibble::as_tibble(c(keys, list(
     metric = rep(metric, nrow(tests)), score_a = tests$score_a,
     score_b = tests$score_b, difference = out_diff,
     difference_source = rep(rule, nrow(tests)), sd = sd, n = out_n,
@@ -362,6 +427,13 @@ selective_power <- function(data, scores, loss, ..., correct = NULL,
     alternative = rep(alternative, nrow(tests)), n_pilot = n_pilot,
     pilot_difference = tests$difference
   )))
+  if (!is.null(proc)) {
+    cases <- rep(NA_real_, nrow(out))
+    cases[ok] <- if (solve == "n") solved$n_cases else n * proc$share[ok]
+    out$n_cases <- cases
+    out$n_controls <- cases * proc$kappa
+  }
+  out
 }
 
 # The columns of compare_scores()'s tests (the rest are grouping keys).

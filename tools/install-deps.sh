@@ -42,7 +42,8 @@ tools_wanted="pandoc"
 for t in $tools_wanted; do
   command -v "$t" >/dev/null || tools_missing="$tools_missing $t"
 done
-# the PostgreSQL server the database tests start (Debian's postgresql)
+# the PostgreSQL server the database tests start (Debian's postgresql; it
+# ships postgres_fdw, which test-db-postgres-fdw.R uses for a second server)
 if [ "$mode" = test ] && ! command -v initdb >/dev/null &&
   ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   tools_missing="$tools_missing postgresql"

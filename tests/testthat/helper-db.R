@@ -281,9 +281,9 @@ db_copy <- function(con, df, name = "preds") {
 # Every metric on the lazy table `t` equals the in-memory one on `df`
 # (grouped and not; na_rm; integer and fractional weights). The quick grid
 # covers every SQL path (each weighting kind, binning, grouping); the full
-# grid (AURC_SLOW_TESTS=true, run by CI) every combination.
-expect_db_matches_memory <- function(t, df) {
-  tol <- 1e-9
+# grid (AURC_SLOW_TESTS=true, run by CI) every combination. `tol`: the
+# relative tolerance.
+expect_db_matches_memory <- function(t, df, tol = 1e-9) {
   m <- c(
     "aurc", "augrc", "failure_auroc", "failure_aupr", "eaurc", "eaugrc",
     "naurc", "risk_at_coverage", "coverage_at_risk"
@@ -352,8 +352,7 @@ expect_db_matches_memory <- function(t, df) {
 # forms on `df`. The oracle reference of a database curve has a point at the
 # end of every block of equal losses; each is a point of the in-memory
 # oracle curve.
-expect_db_curves_match_memory <- function(t, df) {
-  tol <- 1e-9
+expect_db_curves_match_memory <- function(t, df, tol = 1e-9) {
   for (grouped in c(FALSE, TRUE)) {
     td <- if (grouped) dplyr::group_by(t, model) else t
     dd <- if (grouped) dplyr::group_by(df, model) else df

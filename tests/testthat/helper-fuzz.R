@@ -155,7 +155,7 @@ fuzz_table <- function() {
     selective_ci = alist(data = DF, score = s, loss = f, truth = y, metrics = c("failure_auroc", "corp_mcb", "smooth_ece", "mce", "aurc_ba"), method = "bootstrap", strata = y, times = 20, threads = 1, sigma = 0.1, smooth_method = "fine", corp_score = "brier", n_bins = 5),
     compare_scores = alist(data = DF, scores = c(s, s2), loss = f, metric = "aurc", method = "analytic", p_adjust = "holm", conf_level = 0.9, strata = y),
     compare_groups = alist(data = DF, score = s, loss = f, group = y, metric = "aurc", method = "analytic", p_adjust = "holm", conf_level = 0.9, case_weights = w),
-    selective_power = alist(data = DF, scores = c(s, s2), loss = f, metric = "failure_auroc", power = 0.8, sig_level = 0.05, alternative = "one.sided", strata = y),
+    selective_power = alist(data = DF, scores = c(s, s2), loss = f, metric = "failure_auroc", power = 0.8, sig_level = 0.05, alternative = "one.sided", convention = "aurc", strata = y),
     certify_threshold = alist(data = DF, score = s, failure = l, target_risk = 0.5, method = "crc", group = y, shared = "threshold", loss_bound = 1, thresholds = c(0.8, 0.5, 0.2)),
     risk_upper_bound = alist(score = S, failure = FL, coverage = 0.5, delta = 0.1),
     theme_aurc = alist(base_size = 11, base_family = ""),

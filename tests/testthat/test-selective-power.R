@@ -568,3 +568,139 @@ test_that("the default plans conservatively (the winner's curse)", {
   expect_error(selective_power(power_gen(300), c(a, b), failure, n = 500,
     difference = "observed"), class = "aurc_error_value")
 })
+
+test_that("convention = \"proc\": a tiny case computed by hand", {
+  # failures at rows 3 and 4 (pROC's cases), successes its controls.
+  # DeLong: score a's placements are all 1 (var_a = 0); score b's are
+  # (1, 0) for the successes and (1/2, 1/2) for the failures, var_b =
+  # 0.5 / 2 + 0 / 2 = 1/4; cov_ab = 0 (a's placements are constant).
+  d <- data.frame(
+    failure = c(0, 0, 1, 1), a = c(4, 3, 2, 1), b = c(4, 1, 3, 2)
+  )
+  # b first: V_0 = 2 * 2 * (1/4 - 0) = 1, V_A = 2 * (1/4) = 1/2,
+  # d = 1/2 - 1 = -1/2, kappa = 2 / 2 = 1
+  z <- qnorm(0.975)
+  res <- selective_power(d, c(b, a), failure,
+    metric = "failure_auroc", power = 0.8, difference = "pilot",
+    convention = "proc"
+  )
+  cases <- (z * 1 + qnorm(0.8) * sqrt(1 / 2))^2 / (1 / 2)^2
+  expect_equal(res$n_cases, cases, tolerance = 1e-12)
+  expect_equal(res$n_controls, cases, tolerance = 1e-12)
+  expect_equal(res$n, ceiling(2 * cases))
+  # power at 16 cases: 8 failures, one tail
+  res <- selective_power(d, c(b, a), failure,
+    metric = "failure_auroc", n = 16, difference = "pilot",
+    convention = "proc"
+  )
+  expect_equal(res$power, pnorm((sqrt(8) / 2 - z) / sqrt(1 / 2)),
+    tolerance = 1e-12
+  )
+  expect_equal(res$n_cases, 8)
+  # the detectable difference at 16 cases and 90% power
+  res <- selective_power(d, c(b, a), failure,
+    metric = "failure_auroc", n = 16, power = 0.9, convention = "proc"
+  )
+  expect_equal(res$difference, (z + qnorm(0.9) * sqrt(1 / 2)) / sqrt(8),
+    tolerance = 1e-12
+  )
+  # a first: V_0 = 2 * 2 * (0 - 0) = 0, pROC's NaN: NA with a warning
+  expect_warning(
+    res <- selective_power(d, c(a, b), failure,
+      metric = "failure_auroc", power = 0.8, difference = "pilot",
+      convention = "proc"
+    ),
+    class = "aurc_warning_power_degenerate"
+  )
+  expect_true(is.na(res$n))
+  expect_true(is.na(res$n_cases))
+})
+
+test_that("convention = \"proc\" reproduces pROC::power.roc.test()", {
+  skip_if_not_installed("pROC")
+  settings <- list(
+    list(n = 300, seed = 1, sig = 0.05, alt = "two.sided", power = 0.8),
+    list(n = 500, seed = 2, sig = 0.01, alt = "one.sided", power = 0.9),
+    list(n = 800, seed = 3, sig = 0.1, alt = "two.sided", power = 0.7),
+    list(n = 250, seed = 4, sig = 0.05, alt = "one.sided", power = 0.95)
+  )
+  for (s in settings) {
+    df <- make_pilot(s$n, seed = s$seed)
+    # pROC's default levels: controls 0 (successes), cases 1 (failures)
+    r1 <- pROC::roc(df$failure, df$good, direction = ">", quiet = TRUE)
+    r2 <- pROC::roc(df$failure, df$poor, direction = ">", quiet = TRUE)
+    args <- list(df, quote(c(good, poor)), quote(failure),
+      metric = "failure_auroc", sig_level = s$sig, alternative = s$alt,
+      difference = "pilot", convention = "proc"
+    )
+    # the sample size for a power
+    p <- pROC::power.roc.test(r1, r2,
+      power = s$power, sig.level = s$sig, alternative = s$alt
+    )
+    ours <- do.call(selective_power, c(args, power = s$power))
+    expect_equal(ours$n_cases, p$ncases, tolerance = 1e-10)
+    expect_equal(ours$n_controls, p$ncontrols, tolerance = 1e-10)
+    expect_equal(ours$n, ceiling(p$ncases + p$ncontrols - 1e-9))
+    expect_equal(ours$difference, as.numeric(r1$auc - r2$auc),
+      tolerance = 1e-12
+    )
+    # the power at the pilot's size (pROC's only one for two curves)
+    p <- pROC::power.roc.test(r1, r2, sig.level = s$sig,
+      alternative = s$alt
+    )
+    ours <- do.call(selective_power, c(args, n = nrow(df)))
+    expect_equal(ours$power, p$power, tolerance = 1e-10)
+    expect_equal(ours$n_cases, p$ncases, tolerance = 1e-12)
+    expect_equal(ours$n_controls, p$ncontrols, tolerance = 1e-12)
+    # round trip: the power at pROC's (fractional) sample size is the
+    # target
+    sized <- do.call(selective_power, c(args, power = s$power))
+    back <- do.call(selective_power,
+      c(args, n = sized$n_cases + sized$n_controls)
+    )
+    expect_equal(back$power, s$power, tolerance = 1e-10)
+  }
+})
+
+test_that("convention = \"proc\" for grouped pilots and bad input", {
+  skip_if_not_installed("pROC")
+  df <- make_pilot(900, seed = 5)
+  res <- selective_power(dplyr::group_by(df, site), c(good, poor), failure,
+    metric = "failure_auroc", power = 0.8, difference = "pilot",
+    convention = "proc"
+  )
+  for (s in c("x", "y", "z")) {
+    sub <- df[df$site == s, ]
+    p <- pROC::power.roc.test(
+      pROC::roc(sub$failure, sub$good, direction = ">", quiet = TRUE),
+      pROC::roc(sub$failure, sub$poor, direction = ">", quiet = TRUE),
+      power = 0.8
+    )
+    expect_equal(res$n_cases[res$site == s], p$ncases, tolerance = 1e-10)
+  }
+  for (m in c("aurc", "augrc", "prr")) {
+    loss <- if (m == "prr") quote(1 - loss / max(loss)) else quote(loss)
+    expect_error(selective_power(df, c(good, poor), !!loss, metric = m,
+      n = 100, convention = "proc"
+    ), class = "aurc_error_method")
+  }
+  expect_error(selective_power(df, c(good, poor), failure,
+    metric = "failure_auroc", n = 100, convention = "proc", strata = site
+  ), class = "aurc_error_method")
+  expect_error(selective_power(df, c(good, poor), failure,
+    metric = "failure_auroc", n = 100, convention = "proc", case_weights = w
+  ), class = "aurc_error_method")
+  expect_error(selective_power(df, c(good, poor), failure,
+    metric = "failure_auroc", n = 100, convention = "proc",
+    cluster = patient
+  ), class = "aurc_error_method")
+  expect_error(selective_power(df, c(good, poor), c(failure, failure_b),
+    metric = "failure_auroc", n = 100, convention = "proc"
+  ), class = "aurc_error_method")
+  expect_error(selective_power(df, c(good, poor), failure,
+    metric = "failure_auroc", n = 100, convention = "pROC"
+  ), class = "aurc_error_value")
+  expect_snapshot(error = TRUE, selective_power(df, c(good, poor), loss,
+    n = 100, convention = "proc"
+  ))
+})
