@@ -41,8 +41,10 @@ db_collect <- function(con, q, what = "the query", call = rlang::caller_env(),
     withCallingHandlers(db_fetch_all(con, as.character(q)),
       # RSQLite's note on a column of mixed types: the checks of
       # db_check_values() name the argument instead
+      # and RClickhouse's note on each unsigned column it returns as a
+      # double
       warning = function(w) {
-        if (grepl("mixed type", conditionMessage(w), fixed = TRUE)) {
+        if (grepl("mixed type|converted from UInt", conditionMessage(w))) {
           invokeRestart("muffleWarning")
         }
       }
@@ -52,6 +54,14 @@ db_collect <- function(con, q, what = "the query", call = rlang::caller_env(),
   if (!is.data.frame(out)) {
     db_abort(con, what, simpleError("the driver returned no table"), call)
   }
+  # 64-bit integers (RClickhouse's UInt64 and Int64, through bit64, whose
+  # as.double() method is then registered) as doubles, as the other
+  # drivers return them
+  for (j in which(vapply(out, inherits, logical(1), "integer64"))) {
+    out[[j]] <- as.double(out[[j]])
+  }
+  # (RClickhouse adds the engine's column types as an attribute)
+  attr(out, "data.type") <- NULL
   if (one_row && nrow(out) != 1) {
     db_abort(con, what, simpleError(sprintf(
       "an aggregate returned %d rows instead of 1", nrow(out)
@@ -81,11 +91,20 @@ db_abort <- function(con, what, e, call) {
   # RPostgres reconnects by itself, so a lost connection is also told by
   # the engine's message (PostgreSQL's admin shutdown, libpq's lost
   # connection)
+  msg <- conditionMessage(e)
+  # a query the engine rejected says so in its own words (ClickHouse's
+  # "Code: 62. DB::Exception: Syntax error"), also when the driver then
+  # drops the connection (RClickhouse does after a server exception): it
+  # is the query's error, not a lost server
+  rejected <- grepl("DB::Exception|SQLSTATE|syntax error", msg,
+    ignore.case = TRUE
+  )
   lost <- grepl(paste(
     "terminating connection|server closed the connection|lost connection",
     "connection to server|no connection to the server|connection.*closed",
+    "connection reset|connection refused|broken pipe|socket is not",
     sep = "|"
-  ), conditionMessage(e), ignore.case = TRUE) || !db_alive(con)
+  ), msg, ignore.case = TRUE) || (!rejected && !db_alive(con))
   abort_aurc(
     c(
       if (lost) {
@@ -162,7 +181,14 @@ db_ident <- function(con, name) {
 db_quote_cache <- new.env(parent = emptyenv())
 
 db_cast <- function(con, x) {
+  # ClickHouse: CAST(NULL AS Float64) is an error (a Nullable column holds
+  # NULL); toFloat64() keeps NULL and takes every integer and float type
+  if (db_is_clickhouse(con)) return(paste0("toFloat64(", x, ")"))
   paste0("CAST(", x, " AS ", db_double_type(con), ")")
+}
+
+db_is_clickhouse <- function(con) {
+  any(grepl("Clickhouse", class(con), ignore.case = TRUE))
 }
 
 # SQLite has no standard natural logarithm: RSQLite's built-in LOG() is
@@ -308,7 +334,7 @@ db_weighted_query <- function(cols, run, call) {
     if (inherits(res, "error")) rlang::cnd_signal(res)
     return(list(res = res, cols = cols))
   }
-  if (far) cols <- db_scaled_columns(cols)
+  if (far) cols <- db_scaled_columns(cols, call)
   cols$loss_exponent <- e
   list(res = run(cols), cols = cols)
 }
@@ -333,8 +359,14 @@ db_max_values <- function(cols, call) {
   ), "the largest values", call)
 }
 
-db_scaled_columns <- function(cols) {
-  cols$sql <- db_relative_weights(cols$con, cols$sql, cols$groups)
+db_scaled_columns <- function(cols, call = rlang::caller_env()) {
+  cols$sql <- if (db_has_windows(cols$con, call)) {
+    db_relative_weights(cols$con, cols$sql, cols$groups)
+  } else {
+    db_relative_weights_portable(cols$con, cols$sql, cols$groups,
+      db_max_values(cols, call)
+    )
+  }
   cols$scaled <- TRUE
   cols
 }
@@ -381,6 +413,8 @@ db_null_nan <- function(con, sql, columns, probe) {
     function(x) paste0(x, " = CAST('NaN' AS DOUBLE PRECISION)")
   } else if (grepl("duckdb|Spark|Hive", cls, ignore.case = TRUE)) {
     function(x) paste0("isnan(CAST(", x, " AS DOUBLE))")
+  } else if (db_is_clickhouse(con)) {
+    function(x) paste0("isNaN(toFloat64(", x, "))")
   }
   targets <- intersect(c(".aurc_s", ".aurc_l"), names(probe))
   targets <- targets[vapply(probe[targets], is.double, logical(1))]
@@ -503,9 +537,11 @@ db_score_sql <- function(cols, binary = FALSE) {
   }
   exprs <- c(
     .n = zero_if_null(n), .l = zero_if_null(l),
+    # (as doubles: ClickHouse's COUNT() is unsigned, a difference signed,
+    # and a CASE over both has no common type)
     .m = paste0(
-      "CASE WHEN ", v$s, " IS NULL THEN COUNT(*) ELSE COUNT(*) - COUNT(",
-      v$l, ") END"
+      "CASE WHEN ", v$s, " IS NULL THEN ", db_cast(con, "COUNT(*)"),
+      " ELSE ", db_cast(con, paste0("COUNT(*) - COUNT(", v$l, ")")), " END"
     ),
     .minl = paste0("MIN(", v$lv, ")"), .maxl = paste0("MAX(", v$lv, ")")
   )
