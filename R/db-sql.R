@@ -526,6 +526,13 @@ db_score_sql <- function(cols, binary = FALSE) {
       x, " END"
     )
   }
+  # ClickHouse's COUNT() is unsigned and a difference of counts signed: a
+  # CASE over both has no common type there, so both are doubles
+  count_as <- if (db_is_clickhouse(con)) {
+    function(x) db_cast(con, x)
+  } else {
+    identity
+  }
   if (is.null(v$w)) {
     n <- db_cast(con, paste0("COUNT(", v$l, ")"))
     l <- paste0("SUM(", v$lv, ")")
@@ -537,11 +544,9 @@ db_score_sql <- function(cols, binary = FALSE) {
   }
   exprs <- c(
     .n = zero_if_null(n), .l = zero_if_null(l),
-    # (as doubles: ClickHouse's COUNT() is unsigned, a difference signed,
-    # and a CASE over both has no common type)
     .m = paste0(
-      "CASE WHEN ", v$s, " IS NULL THEN ", db_cast(con, "COUNT(*)"),
-      " ELSE ", db_cast(con, paste0("COUNT(*) - COUNT(", v$l, ")")), " END"
+      "CASE WHEN ", v$s, " IS NULL THEN ", count_as("COUNT(*)"),
+      " ELSE ", count_as(paste0("COUNT(*) - COUNT(", v$l, ")")), " END"
     ),
     .minl = paste0("MIN(", v$lv, ")"), .maxl = paste0("MAX(", v$lv, ")")
   )
