@@ -74,7 +74,9 @@
 #' `bin_error` holds the three bounds per group (`failure_auroc` is `NA`
 #' unless the losses are 0/1), and `bins` the range and number of bins.
 #' Calibration errors of a binned table read the midpoints as the
-#' confidences, which moves each by at most half a bin width. Binned
+#' confidences (each moved by at most half a bin width, which can also move
+#' it across an edge of the calibration bins); no bound is stated for
+#' them. Binned
 #' tables merge with [combine_score_tables()] only when their bins (range
 #' and number) are the same; the bounds are then those of the merged
 #' table.

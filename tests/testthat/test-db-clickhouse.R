@@ -261,30 +261,4 @@ test_that("binned score tables stay within their stated error bound", {
       }
     }
   }
-  # by hand: scores 0.6, 0.5, 0.1 with losses 0, 1, 0 in 2 bins over
-  # [0.1, 0.6], [0.1, 0.35) and [0.35, 0.6]: 0.6 and 0.5 merge (count 2,
-  # loss sum 1, midpoint 0.475), 0.1 alone (midpoint 0.225). Exact alpha
-  # AURC (0 / 1 + 1 / 2 + 1 / 3) / 3 = 5 / 18; binned (1 / 2 + 1 / 2 +
-  # 1 / 3) / 3 = 4 / 9; the bound (M / N) sum c_b^2 / N_b with bins in
-  # descending order, c = (2, 1), N_b = (2, 3), M = 1, N = 3:
-  # (4 / 2 + 1 / 3) / 3 = 7 / 9
-  tiny <- data.frame(s = c(0.6, 0.5, 0.1), l = c(0, 1, 0))
-  sb1 <- score_table(tiny, s, l, bins = 2)
-  expect_equal(sb1$n, c(1, 2))
-  expect_equal(sb1$loss_sum, c(0, 1))
-  expect_equal(sb1$score, c(0.1 + 0.25 / 2, 0.35 + 0.25 / 2))
-  expect_equal(aurc(tiny, s, l)$.estimate, 5 / 18)
-  expect_equal(aurc(sb1)$.estimate, 4 / 9)
-  expect_equal(attr(sb1, "bin_error")$aurc, 7 / 9)
-  # AUGRC bound M sum c_b^2 / N^2 = (4 + 1) / 9; AUROC bound: the one bin
-  # with a failure and a correct prediction, 1 x 1 / (2 x 1 x 2) = 1 / 4
-  expect_equal(attr(sb1, "bin_error")$augrc, 5 / 9)
-  expect_equal(attr(sb1, "bin_error")$failure_auroc, 1 / 4)
-  expect_error(score_table(df, score, loss, bins = 1),
-    class = "aurc_error_value"
-  )
-  expect_error(
-    combine_score_tables(sb1, score_table(tiny, s, l)),
-    class = "aurc_error_value"
-  )
 })
