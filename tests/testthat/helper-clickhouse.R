@@ -104,8 +104,9 @@ ch_write_config <- function(sdir, port, ports) {
   writeLines(c(
     "<?xml version=\"1.0\"?>", "<yandex>",
     sprintf(
-      "<logger><level>warning</level><log>%s</log><errorlog>%s</errorlog></logger>",
-      file.path(sdir, "server.log"), file.path(sdir, "err.log")
+      "<logger><level>warning</level><log>%s</log>%s</logger>",
+      file.path(sdir, "server.log"),
+      sprintf("<errorlog>%s</errorlog>", file.path(sdir, "err.log"))
     ),
     "<listen_host>127.0.0.1</listen_host>",
     sprintf("<tcp_port>%d</tcp_port>", port),
@@ -216,7 +217,8 @@ ch_types <- function(df, types = character()) {
 
 # Writes `df` to the table `name` on the server at `port` (created as a
 # MergeTree table with the columns of ch_types()) through clickhouse-client
-# (tab-separated, \N for NA, doubles with 17 significant digits).
+# (tab-separated, \N for NA, nan for NaN, doubles with 17 significant
+# digits).
 ch_write <- function(port, df, name, types) {
   cols <- paste0("`", names(df), "` ", types, collapse = ", ")
   ch_client(port, paste0("DROP TABLE IF EXISTS ", name))
@@ -235,6 +237,7 @@ ch_write <- function(port, df, name, types) {
       as.character(x)
     }
     y[is.na(x)] <- "\\N"
+    y[is.nan(x)] <- "nan"
     y
   }), stringsAsFactors = FALSE)
   f <- tempfile(fileext = ".tsv")

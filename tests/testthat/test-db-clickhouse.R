@@ -175,6 +175,30 @@ test_that("hand-computed case, integer and float types on ClickHouse", {
   }
 })
 
+test_that("NaN on ClickHouse is missing, as in memory", {
+  con <- ch_con()
+  # the hand case of above with a NaN score and a NaN loss added: NA, and
+  # 7 / 24 once the incomplete rows are dropped
+  df <- data.frame(
+    s = c(3, 2, 2, 1, NaN, 2), l = c(0, 1, 0, 1, 0, NaN), model = "a"
+  )
+  for (types in list(
+    c(s = "Float64", l = "Float64"),
+    c(s = "Nullable(Float32)", l = "Float64")
+  )) {
+    t <- ch_distributed(con, df, "nans", types = types)
+    expect_equal(aurc(t, s, l)$.estimate, NA_real_)
+    expect_equal(aurc(t, s, l, na_rm = TRUE)$.estimate, 7 / 24,
+      tolerance = 1e-12
+    )
+    expect_equal(
+      as.data.frame(score_table(t, s, l)),
+      as.data.frame(score_table(df, s, l))
+    )
+    expect_equal(attr(score_table(t, s, l), "missing")$n_missing, 2)
+  }
+})
+
 test_that("bad input on ClickHouse gives the in-memory classed errors", {
   con <- ch_con()
   df <- data.frame(

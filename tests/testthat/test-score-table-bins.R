@@ -8,8 +8,8 @@ test_that("binned score table by hand, with its bounds", {
   # loss sum 1, midpoint 0.475), 0.1 alone (midpoint 0.225). Exact alpha
   # AURC (0 / 1 + 1 / 2 + 1 / 3) / 3 = 5 / 18; binned (1 / 2 + 1 / 2 +
   # 1 / 3) / 3 = 4 / 9; the bound (M / N) sum c_b^2 / N_b with bins in
-  # descending order, c = (2, 1), N_b = (2, 3), M = 1, N = 3:
-  # (4 / 2 + 1 / 3) / 3 = 7 / 9
+  # descending order, c = (2, 1), N_b = (2, 3), M = 1, N = 3: the sum
+  # 4 / 2 plus 1 / 3, over 3, is 7 / 9
   tiny <- data.frame(s = c(0.6, 0.5, 0.1), l = c(0, 1, 0))
   sb1 <- score_table(tiny, s, l, bins = 2)
   expect_equal(sb1$n, c(1, 2))
