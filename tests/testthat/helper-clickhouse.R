@@ -82,11 +82,22 @@ ch_launch <- function(sdir) {
   as.integer(readLines(pid_file))
 }
 
-# Starts server 1 again after a test stopped it (its tables are kept).
-ch_restart_first <- function() {
-  if (is.null(ch_state$dir) || ch_running(ch_state$pids[1])) return()
-  ch_state$pids[1] <- ch_launch(file.path(ch_state$dir, "s1"))
-  ch_wait(ch_state$ports[1])
+# Stops server `i` (as a crash would: SIGTERM, then waits).
+ch_kill <- function(i) {
+  pid <- ch_state$pids[i]
+  tools::pskill(pid)
+  for (k in 1:40) {
+    if (!ch_running(pid)) break
+    Sys.sleep(0.25)
+  }
+  invisible()
+}
+
+# Starts server `i` again after a test stopped it (its tables are kept).
+ch_restart <- function(i) {
+  if (is.null(ch_state$dir) || ch_running(ch_state$pids[i])) return()
+  ch_state$pids[i] <- ch_launch(file.path(ch_state$dir, paste0("s", i)))
+  ch_wait(ch_state$ports[i])
   invisible()
 }
 

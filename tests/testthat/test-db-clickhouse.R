@@ -227,18 +227,24 @@ test_that("a query ClickHouse rejects is a query error, a lost server not", {
     err <- expect_error(aurc(t, s, l), class = "aurc_error_database_query")
   })
   expect_match(conditionMessage(err$parent), "Syntax error")
-  # a server that is gone: the connection error
+  # a shard that is gone: the engine can't reach it, a connection error
+  # that keeps the engine's message
   con2 <- ch_con()
-  t2 <- dplyr::tbl(con2, "errs_local")
-  pid <- ch_state$pids[1]
-  ports <- ch_state$ports
-  on.exit(ch_restart_first(), add = TRUE)
-  tools::pskill(pid)
-  for (i in 1:40) {
-    if (!ch_running(pid)) break
-    Sys.sleep(0.25)
-  }
-  expect_error(aurc(t2, s, l), class = "aurc_error_database_connection")
+  t2 <- dplyr::tbl(con2, "errs")
+  on.exit(ch_restart(2), add = TRUE)
+  ch_kill(2)
+  err <- expect_error(aurc(t2, s, l),
+    class = "aurc_error_database_connection"
+  )
+  expect_match(conditionMessage(err$parent), "Connection refused")
+  ch_restart(2)
+  expect_equal(aurc(t2, s, l)$.estimate, aurc(df, s, l)$.estimate)
+  # the server R is connected to, gone: the connection error
+  con3 <- ch_con()
+  t3 <- dplyr::tbl(con3, "errs_local")
+  on.exit(ch_restart(1), add = TRUE)
+  ch_kill(1)
+  expect_error(aurc(t3, s, l), class = "aurc_error_database_connection")
 })
 
 test_that("binned score tables stay within their stated error bound", {
