@@ -55,6 +55,16 @@
 #'   three seconds or more after the last call that used them, and at once
 #'   with [release_workspace()]. `options(aurc.workspace = 0)` keeps none
 #'   (the next call frees what is kept); `Inf` sets no limit.
+#' * `aurc.db_windows`: how the metrics of a lazy database table are
+#'   computed. `"auto"` (the default): with window functions (running sums
+#'   in the engine, one row per group comes back) on every backend but
+#'   those known to lack them in some versions, ClickHouse before 21.9 and
+#'   MySQL before 8.0 / MariaDB before 10.2, which are asked for their
+#'   version once per connection. `FALSE`: the portable path on any
+#'   engine: the engine computes only `GROUP BY` aggregates, the per-score
+#'   and per-loss tables (one row per distinct score comes back), and the
+#'   metrics are finished in R from them, exactly. `TRUE`: always the
+#'   window path. See `vignette("databases")`, section "On a cluster".
 #'
 #' @keywords internal
 #' @docType package

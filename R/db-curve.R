@@ -121,7 +121,10 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
       from_failure = TRUE
     ))
   }
-  if (settings$binning == "adaptive") {
+  if (settings$binning == "adaptive" || (settings$binning == "equal_mass" &&
+    !db_has_windows(db_con(data), call))) {
+    # (equal-mass boundaries need running sums: without window functions
+    # they are placed in R on the per-confidence table, R/db-portable.R)
     st <- score_table_db(data, columns, call, binary = TRUE, range = TRUE)
     return(calibration_pulled(st, settings, na_rm, metric, call,
       from_failure = FALSE
@@ -129,9 +132,11 @@ calibration_db <- function(data, columns, settings, na_rm, metric, call) {
   }
   cols <- db_metric_columns(data, columns, call)
   bins <- db_weighted_query(cols, function(cols) {
-    db_collect(cols$con, db_calibration_bins(cols, settings), "the bins",
-      call
+    out <- db_collect(cols$con, db_calibration_bins(cols, settings),
+      "the bins", call
     )
+    names(out) <- sub("^\\.o\\.", ".", names(out))
+    out
   }, call)$res
   gv <- cols$groups
   checks <- db_group_checks(bins, gv)
@@ -252,6 +257,9 @@ db_calibration_bins <- function(cols, settings) {
   exprs <- c(exprs, stats::setNames(
     paste0(how, "(", id(names(how)), ")"), names(how)
   ))
+  # output names that are no input column: ClickHouse reads an alias
+  # anywhere in its SELECT, so MIN(s) AS s would nest in SUM(n * s)
+  names(exprs) <- paste0(".o", names(exprs))
   db_select_sql(con, id(c(gv, ".bin")), exprs, q, "b9")
 }
 
@@ -284,9 +292,14 @@ calibration_pulled <- function(st, settings, na_rm, metric, call,
     )
   }
   if (nrow(st) > db_pull_limit && !from_failure) {
+    why <- if (settings$binning == "adaptive") {
+      "Adaptive binning is sequential"
+    } else {
+      "The engine has no window functions"
+    }
     cli::cli_inform(c(
       i = paste(
-        "Adaptive binning is sequential: pulled",
+        "{why}: pulled",
         "{format(nrow(st), big.mark = ',')} distinct confidences into R."
       )
     ), class = "aurc_message_pull")

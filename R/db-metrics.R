@@ -38,9 +38,11 @@ metric_db <- function(data, metrics, columns, options = list(),
   if (inherits(data, "aurc_score_table")) {
     return(score_table_metrics(data, metrics, columns, options, call))
   }
-  if (db_needs_score_table(metrics, options)) {
-    # not sums the engine can form: the engine groups the rows by score
-    # (one row per distinct score comes back), the kernels do the rest
+  if (db_needs_score_table(metrics, options) ||
+    !db_has_windows(db_con(data), call)) {
+    # not sums the engine can form, or an engine without window functions
+    # (R/db-portable.R): the engine groups the rows by score (one row per
+    # distinct score comes back), the kernels do the rest
     st <- score_table_db(data, columns, call,
       binary = db_needs_binary(metrics, options)
     )

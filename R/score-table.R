@@ -36,6 +36,51 @@
 #' table with `na_rm = FALSE` (the default) is then `NA` for that group, as
 #' on the raw data; with `na_rm = TRUE` the complete rows are used.
 #'
+#' @section Binned tables:
+#' With continuous scores the exact table has as many rows as there are
+#' distinct scores, that is about as many as the data. `bins = B` cuts the
+#' complete scores into `B` equal-width bins over their range
+#' `[lo, hi]` (of the whole table, all groups): the bin of a score `s` is
+#' `floor((s - lo) B / (hi - lo))` (the top score in the last bin), each
+#' bin one tie group whose score is the bin's midpoint; the engine groups
+#' by the bin, so at most `B` rows per group come back. It is
+#' approximate and never the default (Spark's
+#' `BinaryClassificationEvaluator` bins to 1000 by default, without a
+#' bound). Binning merges the distinct scores of a bin into one tie group
+#' and loses only the order of the samples inside a bin; every metric of
+#' the binned table is that metric for some order of the samples within
+#' their bins. That bounds the change. Per group, with the bins `b` in
+#' descending score order, `c_b` the weight of bin `b`, `N_b` the weight of
+#' bins `b` and above, `N` the total, `M` the largest loss, `F_b`, `K_b`
+#' the failures and correct predictions of bin `b` (0/1 losses) and `F`,
+#' `K` their totals:
+#' \deqn{|AURC_{binned} - AURC| \le \frac{M}{N} \sum_b \frac{c_b^2}{N_b}}{
+#' |AURC_binned - AURC| <= (M / N) sum_b c_b^2 / N_b}
+#' for the `"alpha"` and `"trapezoid"` estimators (a sample of bin `b`
+#' accepted with a weight `k` above it, `N_b - c_b < k <= N_b`, has the
+#' selective risk `L(k) / k`; the binned one is `L(N_b) / N_b`, and the two
+#' differ by `(N_b - k) / N_b` times a difference of two risks in
+#' `[0, M]`, at most `M c_b / N_b`),
+#' \deqn{|AUGRC_{binned} - AUGRC| \le M \sum_b c_b^2 / N^2}{
+#' |AUGRC_binned - AUGRC| <= M sum_b c_b^2 / N^2}
+#' (the generalized risk `L(k) / N` moves by at most `M c_b / N` within a
+#' bin), and for the failure AUROC
+#' \deqn{|AUROC_{binned} - AUROC| \le \sum_b F_b K_b / (2 F K)}{
+#' |AUROC_binned - AUROC| <= sum_b F_b K_b / (2 F K)}
+#' (only the pairs of a failure and a correct prediction in the same bin
+#' change, each by at most 1/2). With scores spread evenly over `B` bins
+#' the AURC bound is about `M (log(B) + 0.58) / B` (0.0075 `M` for
+#' `B = 1000`) and the AUGRC bound `M / B`. The table's attribute
+#' `bin_error` holds the three bounds per group (`failure_auroc` is `NA`
+#' unless the losses are 0/1), and `bins` the range and number of bins.
+#' Calibration errors of a binned table read the midpoints as the
+#' confidences (each moved by at most half a bin width, which can also move
+#' it across an edge of the calibration bins); no bound is stated for
+#' them. Binned
+#' tables merge with [combine_score_tables()] only when their bins (range
+#' and number) are the same; the bounds are then those of the merged
+#' table.
+#'
 #' @section Calibration:
 #' For [ece()] and [mce()] the score is read as the confidence and the loss
 #' as the failure indicator (`correct = 1 - failure`), so build the table as
@@ -50,6 +95,10 @@
 #'   holds losses, so either is stored as the loss `1 - quality` or `1 -
 #'   correct`; [prr()], [auarc()] and the calibration errors then read the
 #'   table as they read those columns.
+#' @param bins `NULL` (the default): the exact table, one row per distinct
+#'   score. A whole number `B` of at least 2: an approximate, **binned**
+#'   table with at most `B` rows per group (see the section "Binned
+#'   tables"); never needed for exact results.
 #' @param ... For `score_table()` not used (must be empty); for
 #'   `combine_score_tables()` the score tables to merge (or one list of
 #'   them).
@@ -77,9 +126,10 @@
 #' selective_metrics(df, score, failure)
 #' @export
 score_table <- function(data, score, loss, ..., quality = NULL,
-                        correct = NULL, case_weights = NULL) {
+                        correct = NULL, case_weights = NULL, bins = NULL) {
   check_dots(...)
   call <- rlang::current_env()
+  bins <- check_bins(bins, call)
   columns <- list(
     score = rlang::enquo(score), loss = rlang::enquo(loss),
     case_weights = rlang::enquo(case_weights)
@@ -118,7 +168,9 @@ score_table <- function(data, score, loss, ..., quality = NULL,
     }
   }
   if (inherits(data, "aurc_score_table")) return(data)
-  if (is_db_table(data)) return(score_table_db(data, columns, call))
+  if (is_db_table(data)) {
+    return(score_table_db(data, columns, call, bins = bins))
+  }
   check_data_frame(data, call = call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
@@ -128,6 +180,16 @@ score_table <- function(data, score, loss, ..., quality = NULL,
   check_loss(values$loss, length(values$score), call = call)
   check_case_weights(values$case_weights, length(values$score), call = call)
   check_table_weights(values$case_weights, call)
+  edges <- NULL
+  if (!is.null(bins)) {
+    s <- as.double(values$score)
+    ok <- !is.na(s) & !is.na(values$loss)
+    edges <- bin_edges(
+      if (any(ok)) min(s[ok]) else 0, if (any(ok)) max(s[ok]) else 0,
+      bins, call
+    )
+    values$score <- bin_midpoint(bin_index(s, edges), edges)
+  }
   groups <- check_some_groups(data_groups(data), call)
   parts <- lapply(seq_along(groups$rows), function(g) {
     rows <- groups$rows[[g]]
@@ -161,9 +223,10 @@ score_table <- function(data, score, loss, ..., quality = NULL,
   gv <- names(groups$keys) %||% character()
   scores <- keyed("scores")
   check_loss_sums(scores$loss_sum, call)
-  new_score_table(
+  st <- new_score_table(
     drop_empty_scores(scores), keyed("losses"), keyed("missing"), gv
   )
+  if (is.null(edges)) st else binned_score_table(st, edges)
 }
 
 # Scores whose samples all have weight 0 hold nothing (every metric skips
@@ -174,8 +237,9 @@ drop_empty_scores <- function(scores) scores[scores$n > 0, , drop = FALSE]
 # checks; `binary` and `range` add those of calibration), then the per-loss
 # table.
 score_table_db <- function(data, columns, call, binary = FALSE,
-                           range = FALSE) {
+                           range = FALSE, bins = NULL) {
   cols <- db_metric_columns(data, columns, call)
+  if (!is.null(bins)) cols <- db_binned_columns(cols, bins, call)
   done <- db_weighted_query(cols, function(cols) {
     db_collect(cols$con, db_score_sql(cols, binary), "the score table", call)
   }, call)
@@ -228,6 +292,11 @@ score_table_db <- function(data, columns, call, binary = FALSE,
     losses$loss <- times_pow2(losses$loss, e)
   }
   check_loss_sums(scores$loss_sum, call)
+  if (!is.null(bins)) {
+    scores$score <- bin_midpoint(scores$score, cols$edges)
+    st <- new_score_table(drop_empty_scores(scores), losses, missing, gv)
+    return(binned_score_table(st, cols$edges))
+  }
   new_score_table(drop_empty_scores(scores), losses, missing, gv)
 }
 
@@ -364,6 +433,18 @@ combine_score_tables <- function(...) {
       class = "aurc_error_value", call = call
     )
   }
+  edges <- lapply(tables, attr, "bins", exact = TRUE)
+  if (!all(vapply(edges, identical, logical(1), edges[[1]]))) {
+    abort_aurc(
+      c(
+        "Binned and exact score tables, or tables with different bins,
+         can't be merged.",
+        i = "Give every shard the same {.arg bins} and score range, or
+             merge exact tables."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
   bind <- function(get) {
     do.call(rbind, lapply(tables, function(t) tibble::as_tibble(get(t))))
   }
@@ -372,12 +453,13 @@ combine_score_tables <- function(...) {
     attributes(x) <- list(names = names(t))
     tibble::new_tibble(x, nrow = nrow(t))
   })
-  new_score_table(
+  st <- new_score_table(
     sum_by_keys(scores, c(gv, "score"), c("n", "loss_sum")),
     sum_by_keys(bind(function(t) attr(t, "losses")), c(gv, "loss"), "n"),
     sum_by_keys(bind(function(t) attr(t, "missing")), gv, "n_missing"),
     gv
   )
+  if (is.null(edges[[1]])) st else binned_score_table(st, edges[[1]])
 }
 
 #' @export

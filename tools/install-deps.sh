@@ -14,7 +14,9 @@
 #   reliabilitydiag with their dependencies, compiled from CRAN), the tools
 #   R CMD check uses (tidy, qpdf; pngquant keeps the vignettes' figures
 #   within R CMD check's installed-size limit), the PostgreSQL server the
-#   database tests start (postgresql), and RPostgres, the second PostgreSQL
+#   database tests start (postgresql), the two ClickHouse servers of the
+#   distributed tests (Debian's clickhouse-server; RClickhouse, their
+#   driver, is a Suggests from CRAN), and RPostgres, the second PostgreSQL
 #   driver of the database fault tests (optional: CRAN only).
 #
 # Debian's prebuilt r-cran-* packages are used when apt-get is usable (root,
@@ -47,6 +49,14 @@ done
 if [ "$mode" = test ] && ! command -v initdb >/dev/null &&
   ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   tools_missing="$tools_missing postgresql"
+fi
+# the ClickHouse servers the distributed tests start (Debian's
+# clickhouse-server; clickhouse-client, only recommended by it, loads them)
+if [ "$mode" = test ]; then
+  command -v clickhouse-server >/dev/null || [ -x /usr/sbin/clickhouse-server ] ||
+    tools_missing="$tools_missing clickhouse-server"
+  command -v clickhouse-client >/dev/null ||
+    tools_missing="$tools_missing clickhouse-client"
 fi
 # ccache (optional): compiles the C++ once for build and install
 command -v ccache >/dev/null || tools_missing="$tools_missing ccache"

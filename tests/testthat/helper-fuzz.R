@@ -208,7 +208,7 @@ fuzz_table <- function() {
     calibration_bins_prob = alist(data = PD, truth = truth, pa, pb, pc, binning = "equal_width", n_bins = 3),
     compare_scores_prob = alist(data = PD, truth = truth, pa, pb, pc, score_types = c("msp", "margin"), metric = "augrc"),
     bootstrap_ranking_prob = alist(data = PR, method = method, case = case, truth = truth, pa, pb, pc, times = 5),
-    score_table = alist(data = DF, score = s, loss = l, case_weights = w),
+    score_table = alist(data = DF, score = s, loss = l, case_weights = w, bins = 4),
     combine_score_tables = alist(score_table(DF, s, l), score_table(DF, s2, l)),
     example_predictions = alist(models = "lda", seeds = 1, format = "long"),
     release_workspace = alist()
