@@ -78,7 +78,11 @@
 #' `"random"` accepts a group one unit of weight at a time (the expansion
 #' of whole weights into rows). Intervals and comparisons take the
 #' default rule only: the others have no influence function, and
-#' [selective_ci()] has no `ties` argument.
+#' [selective_ci()] has no `ties` argument; [selective_metrics()] takes
+#' any rule through [metric_with()], and [bootstrap_ranking()] refuses
+#' `"lm_polygraph"` (a resample does not keep the order of tied rows). On
+#' a lazy database table the order of rows is the query's, so
+#' `"lm_polygraph"` there is only as reproducible as that order.
 #'
 #' Intervals ([selective_ci()]), paired comparisons ([compare_scores()])
 #' and rankings ([bootstrap_ranking()]) take `metrics = "prr"` or

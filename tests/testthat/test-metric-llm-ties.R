@@ -168,3 +168,31 @@ test_that("ties: the data-frame form, labels, checks, large groups", {
   }
   expect_equal(prr_vec(s, q, ties = "random"), lit(s, q), tolerance = 1e-10)
 })
+
+test_that("ties in selective_metrics() and bootstrap_ranking()", {
+  set.seed(6)
+  n <- 60
+  d <- data.frame(
+    a = sample(1:4, n, replace = TRUE), b = round(stats::runif(n), 1),
+    q = stats::runif(n, 0.3, 1)
+  )
+  res <- selective_metrics(d, a, 1 - q, metrics = list(
+    pos = metric_with("prr", ties = "lm_polygraph"),
+    rnd = metric_with("prr", ties = "random")
+  ))
+  expect_equal(res$.estimate[res$.metric == "pos"],
+    prr_vec(d$a, d$q, ties = "lm_polygraph"))
+  expect_equal(res$.estimate[res$.metric == "rnd"],
+    prr_vec(d$a, d$q, ties = "random"))
+  long <- data.frame(
+    method = rep(c("a", "b"), each = n), case = rep(seq_len(n), 2),
+    score = c(d$a, d$b), loss = rep(1 - d$q, 2)
+  )
+  expect_error(
+    bootstrap_ranking(long, method, case, score, loss,
+      metrics = list(metric_with("prr", ties = "lm_polygraph")),
+      times = 10
+    ),
+    class = "aurc_error_value"
+  )
+})
