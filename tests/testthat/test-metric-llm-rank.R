@@ -1,9 +1,16 @@
 # Rank-calibration error, rank correlations and the thresholded AUROC/AUPR
 # (R/metric-llm-rank.R, R/metric-llm-correlation.R)
 
+# The authors' code: github.com/shuoli90/Rank-Calibration at f46ae48,
+# metrics/calibration.py: plugin_RCE_est() lines 109-137 (the inverse cdf of
+# the regressed correctness, line 122; bin edges, line 126; de-tying,
+# line 130; the l1 sum, line 135) and
+# regressed_correctness_vs_uncertainty_cdf() lines 339-362 (np.argsort of
+# the uncertainty, line 351; uncertainty levels np.arange(0, n) / (n - 1),
+# line 353; bin means, line 360).
 test_that("hand case: RCE of six outputs in three bins", {
-  # by the algorithm of plugin_RCE_est() (Rank-Calibration,
-  # metrics/calibration.py): sorted by uncertainty, the correctness is
+  # by the algorithm of plugin_RCE_est(): sorted by uncertainty, the
+  # correctness is
   # 1, 0.5 | 1, 0 | 1, 0; bin means 0.75, 0.5, 0.5; outputs with a bin
   # mean at least the bin's: 2, 6, 6; levels (G - 1) / 5 = 1/5, 1, 1,
   # de-tied by (2 - 1) / (2 * 5): 1/10, 9/10, 9/10; uncertainty levels
@@ -241,4 +248,16 @@ test_that("thresholded quality: AUROC and AUPR", {
   ref <- pROC::auc(pROC::roc(as.numeric(q >= 0.5), conf, levels = c(0, 1),
     direction = "<", quiet = TRUE))
   expect_equal(quality_auroc_vec(conf, q, 0.5), as.numeric(ref))
+})
+
+test_that("bin means are summed as NumPy sums (pairwise)", {
+  # below 8 values a plain loop: 1e16 + 1 rounds to 1e16, - 1e16 gives 0,
+  # + 1 gives 1
+  x <- c(1e16, 1, -1e16, 1)
+  expect_equal(aurc:::numpy_pairwise_sum(x), 1)
+  # from 8 values eight running sums: (1e16 + 1) + (-1e16 + 1) is
+  # 1e16 + (-1e16) = 0 (each pair rounds at spacing 2), then the ninth
+  expect_equal(aurc:::numpy_pairwise_sum(c(x, rep(0, 5))), 0)
+  # beyond 128 two halves; whole numbers sum exactly either way
+  expect_equal(aurc:::numpy_pairwise_sum(as.double(1:1000)), 500500)
 })
