@@ -40,6 +40,11 @@
 #' warning of class `aurc_warning_undefined` otherwise. Case weights are
 #' not taken: the estimator counts positions.
 #'
+#' Like LM-Polygraph's PRR (`prr(ties = "lm_polygraph")`), the estimator
+#' reads tied scores in the order of the rows: with a score of few values
+#' (a verbalised confidence) the bins cut through tie groups, and the value
+#' changes when the rows are reordered.
+#'
 #' `rank_calibration_error_ci()` gives a bootstrap interval (percentile or
 #' normal) over `times` resamples of the outputs; each resample is sorted
 #' with its ties in the order of the original rows, as the estimator is.
