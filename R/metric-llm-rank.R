@@ -132,8 +132,9 @@ rank_calibration_error_ci <- function(score, quality, ..., n_bins = 20,
 # The estimator of the help page on complete data (the authors' code:
 # Rank-Calibration at f46ae48, metrics/calibration.py, plugin_RCE_est()
 # lines 109-137 and regressed_correctness_vs_uncertainty_cdf() lines
-# 339-362, use_kernel = False): one sort, then linear passes (the count G_b of outputs whose bin mean is at least a_b from the
-# bins sorted by their means).
+# 339-362, use_kernel = False): one sort, then linear passes (the count
+# G_b of outputs whose bin mean is at least a_b from the bins sorted by
+# their means).
 rce_value <- function(score, quality, n_bins, p) {
   n <- length(score)
   if (n < 2) return(NA_real_)

@@ -68,7 +68,8 @@ tm <- function(expr) {
 }
 for (n in c(1e4, 1e5, 1e6)) {
   d <- gen2(n)
-  cat(sprintf("n = %g: rce %.3f s, spearman %.3f s, prr random %.3f s, prr lm_polygraph %.3f s, prr group %.3f s\n",
+  cat(sprintf(paste("n = %g: rce %.3f s, spearman %.3f s, prr random",
+    "%.3f s, prr lm_polygraph %.3f s, prr group %.3f s\n"),
     n, tm(rank_calibration_error_vec(d$s, d$q)),
     tm(uncertainty_correlation_vec(d$s, d$q)),
     tm(prr_vec(round(d$s, 1), pmin(1, pmax(0, d$q)), ties = "random")),
