@@ -21,7 +21,12 @@
 #' `z = atanh(r)` with the standard errors of Bonett and Wright (2000):
 #' `sqrt((1 + r^2 / 2) / (n - 3))` for Spearman's rho and
 #' `sqrt(0.437 / (n - 4))` for Kendall's tau (Fieller, Hartley and Pearson
-#' 1957), back-transformed with `tanh()`. It needs `n > 3` (rho) or
+#' 1957), back-transformed with `tanh()`. Bonett and Wright derived them
+#' for continuous data; in simulations (`inst/scripts/
+#' llm-rank-coverage.R`) the 95% intervals covered 0.943 to 0.961 of the
+#' time for bivariate normal data (n = 30 to 400, rho = 0 to 0.6), and with
+#' heavy ties (score and quality in tenths, n = 200) 0.954 for Spearman but
+#' only 0.919 for Kendall. It needs `n > 3` (rho) or
 #' `n > 4` (tau): `NA` bounds otherwise, and `NA` with a warning of class
 #' `aurc_warning_undefined` when either column is constant. Case weights
 #' are not taken (a weighted rank correlation has no single definition).
