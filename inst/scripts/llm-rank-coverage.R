@@ -62,17 +62,18 @@ for (n in c(300, 1000)) {
 }
 
 cat("\nTimings (median of 5)\n")
-tm <- function(expr) {
-  f <- function() eval.parent(substitute(expr), 2)
-  median(vapply(1:5, function(i) system.time(expr)[["elapsed"]], 0))
+tm <- function(f) {
+  median(vapply(1:5, function(i) system.time(f())[["elapsed"]], 0))
 }
 for (n in c(1e4, 1e5, 1e6)) {
   d <- gen2(n)
+  s1 <- round(d$s, 1) # a score with ties
+  q1 <- pmin(1, pmax(0, d$q))
   cat(sprintf(paste("n = %g: rce %.3f s, spearman %.3f s, prr random",
     "%.3f s, prr lm_polygraph %.3f s, prr group %.3f s\n"),
-    n, tm(rank_calibration_error_vec(d$s, d$q)),
-    tm(uncertainty_correlation_vec(d$s, d$q)),
-    tm(prr_vec(round(d$s, 1), pmin(1, pmax(0, d$q)), ties = "random")),
-    tm(prr_vec(round(d$s, 1), pmin(1, pmax(0, d$q)), ties = "lm_polygraph")),
-    tm(prr_vec(round(d$s, 1), pmin(1, pmax(0, d$q))))))
+    n, tm(function() rank_calibration_error_vec(d$s, d$q)),
+    tm(function() uncertainty_correlation_vec(d$s, d$q)),
+    tm(function() prr_vec(s1, q1, ties = "random")),
+    tm(function() prr_vec(s1, q1, ties = "lm_polygraph")),
+    tm(function() prr_vec(s1, q1))))
 }
