@@ -40,9 +40,10 @@
 #' by position; it min-max rescales the quality (PRR does not change under
 #' such a rescaling) and estimates the random reference by 1000 random
 #' permutations. Here the rejection range is exactly `max_rejection` (so
-#' the two agree when `max_rejection * n` is whole and scores are distinct),
-#' ties are accepted together, and the random reference is its exact
-#' expectation. With case weights, coverage is measured in weight. The
+#' the two agree when `max_rejection * n` is whole and scores are distinct,
+#' or with `ties = "lm_polygraph"` when it is whole), ties are accepted
+#' together by default (section "Tied scores"), and the random reference
+#' is its exact expectation. With case weights, coverage is measured in weight. The
 #' oracle order counts cases, so PRR depends on the scale of the weights as
 #' NAURC does (see [naurc()], section "Case weights at every scale": `NA`
 #' with a classed warning below one case, the value of `2^52` to `2^53`
@@ -76,9 +77,10 @@
 #' is the value a score that breaks its ties by a coin would get on
 #' average, `"group"` does not depend on the order of the rows, and
 #' `"lm_polygraph"` reproduces LM-Polygraph's numbers. With case weights
-#' `"lm_polygraph"` accepts each output as a step of its weight and
-#' `"random"` accepts a group one unit of weight at a time (the expansion
-#' of whole weights into rows). Intervals and comparisons take the
+#' both rules read an output of weight `w` as `w` rows in a row
+#' (`"lm_polygraph"`: one unit of weight at a time in input order;
+#' `"random"`: a group one unit at a time at its mean loss), the expansion
+#' of whole weights into rows (tested). Intervals and comparisons take the
 #' default rule only: the others have no influence function, and
 #' [selective_ci()] has no `ties` argument; [selective_metrics()] takes
 #' any rule through [metric_with()], and [bootstrap_ranking()] refuses
