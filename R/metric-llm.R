@@ -45,9 +45,9 @@
 #' together by default (section "Tied scores"), and the random reference
 #' is its exact expectation. With case weights, coverage is measured in
 #' weight. The oracle order counts cases, so PRR depends on the scale of
-#' the weights as NAURC does (see [naurc()], section "Case weights at every scale": `NA`
-#' with a classed warning below one case, the value of `2^52` to `2^53`
-#' cases beyond `2^53`).
+#' the weights as NAURC does (see [naurc()], section "Case weights at
+#' every scale": `NA` with a classed warning below one case, the value of
+#' `2^52` to `2^53` cases beyond `2^53`).
 #'
 #' @section Tied scores (`ties`):
 #' A score with few distinct values (a verbalised confidence, a count of
