@@ -40,13 +40,53 @@
 #' by position; it min-max rescales the quality (PRR does not change under
 #' such a rescaling) and estimates the random reference by 1000 random
 #' permutations. Here the rejection range is exactly `max_rejection` (so
-#' the two agree when `max_rejection * n` is whole and scores are distinct),
-#' ties are accepted together, and the random reference is its exact
-#' expectation. With case weights, coverage is measured in weight. The
-#' oracle order counts cases, so PRR depends on the scale of the weights as
-#' NAURC does (see [naurc()], section "Case weights at every scale": `NA`
-#' with a classed warning below one case, the value of `2^52` to `2^53`
-#' cases beyond `2^53`).
+#' the two agree when `max_rejection * n` is whole and scores are distinct,
+#' or with `ties = "lm_polygraph"` when it is whole), ties are accepted
+#' together by default (section "Tied scores"), and the random reference
+#' is its exact expectation. With case weights, coverage is measured in
+#' weight. The oracle order counts cases, so PRR depends on the scale of
+#' the weights as NAURC does (see [naurc()], section "Case weights at
+#' every scale": `NA` with a classed warning below one case, the value of
+#' `2^52` to `2^53` cases beyond `2^53`).
+#'
+#' @section Tied scores (`ties`):
+#' A score with few distinct values (a verbalised confidence, a count of
+#' agreeing samples) leaves many outputs tied, and the accuracy-rejection
+#' curve inside a tie group then depends on a convention. With the scores
+#' in descending order, tie group `g` holding `c_g` outputs with loss sum
+#' `s_g`, and `A_g`, `L_g` the count and loss sum of the groups before it,
+#' the risk at position `A_g + j` (`j = 1, ..., c_g`) is:
+#' * `"group"` (the default, the tie-closed curve of [rc_curve()]):
+#'   `(L_g + s_g) / (A_g + c_g)` at every position of the group;
+#' * `"lm_polygraph"`: the cumulative mean loss of the first `A_g + j`
+#'   outputs in the order of LM-Polygraph's `np.argsort(uncertainty)` read
+#'   as a stable sort, that is, within a tie group in input order (the
+#'   earlier row is accepted first). NumPy's default sort is not stable
+#'   beyond 16 elements, so LM-Polygraph's own tie order is that of its
+#'   introsort there; with distinct scores all three rules agree;
+#' * `"random"`: the expectation of that cumulative mean when ties are
+#'   broken uniformly at random, `(L_g + j s_g / c_g) / (A_g + j)` (the
+#'   `j` first outputs of a random order of the group have expected loss
+#'   sum `j s_g / c_g`), the curve [partial_aurc()] integrates. It is
+#'   exact, not simulated.
+#'
+#' The oracle and the random reference do not change. On tied scores the
+#' rules can differ by 0.1 to 0.3 in PRR (a five-step verbalised
+#' confidence on rows stored best first: 0.50, 0.79 and 0.61 for group,
+#' LM-Polygraph and random), and by more on tiny examples; `"random"`
+#' is the value a score that breaks its ties by a coin would get on
+#' average, `"group"` does not depend on the order of the rows, and
+#' `"lm_polygraph"` reproduces LM-Polygraph's numbers. With case weights
+#' both rules read an output of weight `w` as `w` rows in a row
+#' (`"lm_polygraph"`: one unit of weight at a time in input order;
+#' `"random"`: a group one unit at a time at its mean loss), the expansion
+#' of whole weights into rows (tested). Intervals and comparisons take the
+#' default rule only: the others have no influence function, and
+#' [selective_ci()] has no `ties` argument; [selective_metrics()] takes
+#' any rule through [metric_with()], and [bootstrap_ranking()] refuses
+#' `"lm_polygraph"` (a resample does not keep the order of tied rows). On
+#' a lazy database table the order of rows is the query's, so
+#' `"lm_polygraph"` there is only as reproducible as that order.
 #'
 #' Intervals ([selective_ci()]), paired comparisons ([compare_scores()])
 #' and rankings ([bootstrap_ranking()]) take `metrics = "prr"` or
@@ -64,6 +104,10 @@
 #'   data-frame form, an unquoted column.
 #' @param estimator The AURC estimator behind `auarc()`, as in [aurc()].
 #' @param max_rejection The largest share of outputs rejected, in `(0, 1]`.
+#' @param ties How PRR reads tied scores: `"group"` (a tie group at once,
+#'   the default), `"lm_polygraph"` (LM-Polygraph's position by position,
+#'   ties in input order) or `"random"` (the exact expectation under random
+#'   tie-breaking). See the section "Tied scores".
 #' @return `_vec`: a single number. Data-frame form: a tibble with
 #'   `.metric`, `.estimator`, `.estimate` (and the grouping columns).
 #' @references Malinin, Gales (2021). Uncertainty estimation in
@@ -86,9 +130,15 @@
 #' # an uncertainty is given as its negative
 #' entropy <- 1 - confidence + rnorm(n, sd = 0.1)
 #' prr(data.frame(entropy, rouge), -entropy, rouge)
+#' # a score with ties: the three rules
+#' s <- c(1, 1, 1, 0)
+#' q <- c(0, 1, 1, 0)
+#' prr_vec(s, q)
+#' prr_vec(s, q, ties = "lm_polygraph")
+#' prr_vec(s, q, ties = "random")
 #' @export
 prr <- function(data, score, quality, ..., max_rejection = 1,
-                correct = NULL, na_rm = FALSE,
+                ties = "group", correct = NULL, na_rm = FALSE,
                 case_weights = NULL) {
   metric_df_form("prr", ...)
 }
@@ -96,7 +146,7 @@ prr <- function(data, score, quality, ..., max_rejection = 1,
 #' @rdname prr
 #' @export
 prr_vec <- function(score, quality, ..., max_rejection = 1,
-                    correct = NULL, na_rm = FALSE,
+                    ties = "group", correct = NULL, na_rm = FALSE,
                     case_weights = NULL) {
   metric_vec_form("prr", ...)
 }
@@ -179,6 +229,18 @@ warn_if_quality_backwards <- function(score, loss, call) {
     class = "aurc_warning_direction", call = call
   )
   invisible()
+}
+
+# PRR's rules for tied scores (the C++ PrrTies of src/core/partial.h, in
+# this order: the kernel name carries the index, "prr@0.5,2").
+prr_ties <- c("group", "random", "lm_polygraph")
+
+# "prr@r" for the default rule (the kernel name of earlier versions),
+# "prr@r,k" for the others.
+prr_kernel_name <- function(o) {
+  ties <- o$ties %||% "group"
+  if (identical(ties, "group")) return(kernel_name("prr", o$max_rejection))
+  kernel_name("prr", c(o$max_rejection, match(ties, prr_ties) - 1))
 }
 
 check_max_rejection <- function(x, call) {

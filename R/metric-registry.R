@@ -222,10 +222,17 @@ metric_registry <- list(
   ),
   prr = new_metric_entry(
     "prr", "PRR",
-    direction = "maximize", input = "quality", options = "max_rejection",
-    label = function(o) paste0("max_rejection=", format(o$max_rejection)),
+    direction = "maximize", input = "quality",
+    options = c("max_rejection", "ties"),
+    label = function(o) {
+      paste0("max_rejection=", format(o$max_rejection),
+        if (!identical(o$ties %||% "group", "group")) paste0("/ties=", o$ties)
+      )
+    },
     range = c(-Inf, 1), undefined = "ratio", counts = TRUE,
     influence = function(o) {
+      # the other tie rules have no influence function (bootstrap only)
+      if (!identical(o$ties %||% "group", "group")) return(FALSE)
       if ((o$max_rejection %||% 1) == 1) {
         return(influence_kernel("naurc", "alpha", flip = TRUE))
       }
@@ -235,12 +242,12 @@ metric_registry <- list(
         )
       }
     },
-    kernel = function(o) kernel_name("prr", o$max_rejection),
+    kernel = function(o) prr_kernel_name(o),
     power = TRUE,
     # 1 - NAURC of the "alpha" estimator
     sql = function(o) {
       (o$max_rejection %||% 1) == 1 && identical(o$estimator %||% "alpha",
-        "alpha")
+        "alpha") && identical(o$ties %||% "group", "group")
     }
   )
 )
@@ -335,6 +342,12 @@ metric_option_registry <- list(
   coverage_range = list(
     default = NULL,
     check = function(x, call) check_coverage_range(x, call)
+  ),
+  ties = list(
+    default = "group",
+    check = function(x, call) {
+      check_choice(x, prr_ties, arg = "ties", call = call)
+    }
   )
 )
 

@@ -222,8 +222,8 @@ metric_set_bound_spec <- function(metrics, form_values, call) {
   }, character(1))
   key <- vapply(bound, function(b) {
     paste(deparse(b$options[c("estimator", "method", "optimum", "coverage",
-      "risk", "max_rejection", "coverage_range", "rule", "tpr")]),
-    collapse = "")
+      "risk", "max_rejection", "coverage_range", "rule", "tpr",
+      "ties")]), collapse = "")
   }, character(1))
   keys <- unique(key)
   sets <- lapply(keys, function(k) {

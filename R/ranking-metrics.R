@@ -39,6 +39,7 @@ ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
       m <- metric_with(m)
     }
     if (is_metric_with(m)) {
+      ranking_check_row_order(m, call)
       specs[[k]] <- ranking_kernel_spec(m)
     } else if (rlang::is_string(m)) {
       abort_aurc(
@@ -71,6 +72,25 @@ ranking_metric_specs <- function(metrics, call = rlang::caller_env()) {
     )
   }
   specs
+}
+
+# PRR with LM-Polygraph's tie rule reads the order of the rows within a tie,
+# which a bootstrap replicate (case counts over the sorted scores) does not
+# keep: refused rather than NA in every replicate.
+ranking_check_row_order <- function(m, call) {
+  if (identical(m$metric, "prr") &&
+    identical(m$options$ties, "lm_polygraph")) {
+    abort_aurc(
+      c(
+        "{.code ties = \"lm_polygraph\"} has no bootstrap ranking.",
+        x = "It reads the order of tied rows, which a resample does not keep.",
+        i = "Use {.code ties = \"random\"} (its expectation over the orders)
+             or the default {.val group}."
+      ),
+      class = "aurc_error_value", call = call
+    )
+  }
+  invisible()
 }
 
 # The names the ranking has long taken for other estimators and rules.

@@ -161,7 +161,7 @@ double metrics_on(const Source& groups, double n, const double* loss,
         break;
       case MetricKind::prr:
         ensure_loss_groups();
-        v = prr_value(groups, ws.by_loss, n, m.max_rejection);
+        v = prr_value(groups, ws.by_loss, n, m.max_rejection, m.prr_ties);
         break;
       default:  // the metrics of the score's tie groups alone
         score_group_metric(m, groups, n, v, achieved);

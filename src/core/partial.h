@@ -147,16 +147,75 @@ double oracle_step_window(const LossSource& by_loss, double a, double b) {
   return acc;
 }
 
+// How PRR reads tied scores (prr(ties =), R/metric-llm.R):
+// * group:    a tie group is accepted at once (step_window(), the default);
+// * random:   the expectation when ties are broken uniformly at random: a
+//             group of count c and loss sum s is accepted one case at a
+//             time, the k-th at the expected cumulative loss
+//             loss_above + k s / c, which is oracle_step_window()'s unit
+//             rule with rate s / c over the score's groups in descending
+//             order (ScoreGroupsAsUnits);
+// * position: LM-Polygraph's rule, one case at a time in the order of a
+//             stable sort of the uncertainty (within a tie group, input
+//             order): the unit rule over the cases (a source with
+//             cases_descending(), CasesInOrder).
+enum class PrrTies { group = 0, random = 1, position = 2 };
+
+template <class Source>
+struct ScoreGroupsAsUnits {
+  const Source& src;
+  template <class F> void ascending(F f) const { src.descending(f); }
+};
+
+template <class Source>
+struct CasesInOrder {
+  const Source& src;
+  template <class F> void ascending(F f) const { src.cases_descending(f); }
+};
+
+// The position-by-position curve of LM-Polygraph: the cases in the order
+// of the source's cases_descending(), one unit of count at a time (a case
+// of weight w counts as w rows in a row, the expansion of whole weights;
+// without weights every case is one unit), oracle_step_window()'s unit
+// rule; NaN for a source without cases (the bootstrap's group vectors).
+struct IgnoreGroup {
+  template <class... T> void operator()(T...) const {}
+};
+template <class Source>
+auto step_window_cases(const Source& src, double a, double b, int)
+    -> decltype(src.cases_descending(IgnoreGroup()), double()) {
+  return oracle_step_window(CasesInOrder<Source>{src}, a, b);
+}
+template <class Source>
+double step_window_cases(const Source&, double, double, long) {
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// The score's step-curve integral over [a, b] under the tie rule `ties`.
+template <class Source>
+double prr_score_window(const Source& by_score, double a, double b,
+                        PrrTies ties) {
+  switch (ties) {
+    case PrrTies::random:
+      return oracle_step_window(ScoreGroupsAsUnits<Source>{by_score}, a, b);
+    case PrrTies::position:
+      return step_window_cases(by_score, a, b, 0);
+    default:
+      return step_window(by_score, a, b);
+  }
+}
+
 template <class Source, class LossSource>
 double prr_value(const Source& by_score, const LossSource& by_loss, double n,
-                 double max_rejection) {
+                 double max_rejection, PrrTies ties = PrrTies::group) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (!(n > 0.0) || loss_is_constant(by_loss)) return nan;
   const double width = max_rejection * n;
   if (!(width > 0.0)) return nan;
   const double a = n - width;
   const double mean = total_loss(by_score) / n;
-  const double area = step_window(by_score, a, n) / width;
+  const double area =
+      prr_score_window(by_score, a, n, ties) / width;
   const double optimum = oracle_step_window(by_loss, a, n) / width;
   const double denom = mean - optimum;
   if (!(denom > 0.0)) return nan;

@@ -58,6 +58,7 @@ struct MetricSpec {
   SmoothOptions smooth;     // smooth_ece
   CorpScore corp = CorpScore::brier;  // corp_*
   double max_rejection = 1.0;         // prr
+  PrrTies prr_ties = PrrTies::group;  // prr: 0 group, 1 random, 2 position
   double lo = 0.0, hi = 1.0;          // partial_aurc, partial_augrc
   double tpr = 0.95;                  // fpr_at_tpr
   bool lowest_risk = false;           // risk_at_coverage: fd-shifts' rule
@@ -95,6 +96,11 @@ inline bool parse_metric_name(const std::string& name, MetricSpec& out) {
   if (!split_metric_name(name, base, params)) return false;
   if (!parse_metric_kind(base, out.kind)) return false;
   out.max_rejection = metric_param(params, 0, 1.0);
+  if (out.kind == MetricKind::prr) {
+    const double t = metric_param(params, 1, 0.0);
+    if (t != 0.0 && t != 1.0 && t != 2.0) return false;
+    out.prr_ties = static_cast<PrrTies>(static_cast<int>(t));
+  }
   out.tpr = metric_param(params, 0, 0.95);
   out.lowest_risk = out.kind == MetricKind::risk_at_coverage &&
                     metric_param(params, 0, 0.0) == 1.0;
@@ -330,7 +336,9 @@ inline double evaluate_metric(const MetricSpec& m, const ReplicateGroups& g) {
     case MetricKind::auarc:
       return 1.0 - aurc_estimate(m.estimator, g.by_score, g.n);
     case MetricKind::prr:
-      return prr_value(g.by_score, *g.by_loss, g.n, m.max_rejection);
+      // (position ties need the cases: NaN on group vectors)
+      return prr_value(g.by_score, *g.by_loss, g.n, m.max_rejection,
+                       m.prr_ties);
     case MetricKind::aurc_ba:
       return aurc_ba_sorted(g.classes->sorted, g.classes->cls, g.classes->K,
                             g.classes->counts, g.classes->stride,

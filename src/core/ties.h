@@ -100,6 +100,17 @@ struct PresortedGroups {
     for_each_run_reverse(p.keys,
                          [&](std::size_t b, std::size_t e) { visit(b, e, f); });
   }
+  // every case on its own: tie groups in descending order, the cases of a
+  // group in input order (the stable sort's), as f(weight, weight * value)
+  template <class F> void cases_descending(F f) const {
+    for_each_run_reverse(p.keys, [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; ++k) {
+        const std::size_t i = p.order[k];
+        const double wi = weight ? weight[i] : 1.0;
+        f(wi, wi * value[i]);
+      }
+    });
+  }
 };
 
 // Scores sorted with the loss as payload: the fast path without weights.
@@ -119,6 +130,12 @@ struct SortedLoss {
   template <class F> void descending(F f) const {
     for_each_run_reverse(keys,
                          [&](std::size_t b, std::size_t e) { visit(b, e, f); });
+  }
+  // every case on its own, as PresortedGroups::cases_descending()
+  template <class F> void cases_descending(F f) const {
+    for_each_run_reverse(keys, [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; ++k) f(1.0, loss[k]);
+    });
   }
 };
 

@@ -2358,6 +2358,25 @@ void test_partial_and_prr() {
   CHECK(close(aurc::prr_value(s4, o4, 4.0, 1.0), 4.0 / 7.0));
   CHECK(close(aurc::prr_value(s4, o4, 4.0, 0.75), 0.25));
   CHECK(std::isnan(aurc::prr_value(s4, o4, 4.0, 0.0)));
+  // tie rules (prr(ties =)): scores 2, 1, 1, 0 with losses 1, 0, 1, 0;
+  // group -5/7, random -11/14, position (input order) -4/7
+  GroupVectors t4;
+  t4.count = {1, 2, 1};
+  t4.loss = {0, 1, 1};
+  CHECK(close(aurc::prr_value(t4, o4, 4.0, 1.0), -5.0 / 7.0));
+  CHECK(close(aurc::prr_value(t4, o4, 4.0, 1.0, aurc::PrrTies::random),
+              -11.0 / 14.0));
+  // group vectors do not keep the cases: NaN
+  CHECK(std::isnan(
+      aurc::prr_value(t4, o4, 4.0, 1.0, aurc::PrrTies::position)));
+  {
+    const double sc[] = {2, 1, 1, 0}, ls[] = {1, 0, 1, 0};
+    aurc::SortedLoss sl;
+    aurc::sort_with_loss(sc, ls, 4, sl);
+    CHECK(close(aurc::prr_value(sl, o4, 4.0, 1.0, aurc::PrrTies::position),
+                -4.0 / 7.0));
+    CHECK(close(aurc::prr_value(sl, o4, 4.0, 1.0), -5.0 / 7.0));
+  }
   // the oracle's long runs in closed form = unit by unit (runs above and
   // below the loop limit, windows cutting units, fractional counts)
   GroupVectors big;
