@@ -9,8 +9,8 @@
 #
 # Internal API:
 # * set_input(sets, truth, classes, case_weights, na_rm, call)
-#     list(covered, size, truth, k, classes, w, count_scale); "missing"
-#     when na_rm =
+#     a list of the three vectors, k, the class names, the weights w and
+#     count_scale; "missing" when na_rm =
 #     FALSE and a case is incomplete; NULL when no case (of positive
 #     weight) is left.
 
@@ -128,6 +128,33 @@ set_list_classes <- function(sets, truth, classes, call) {
 # names (a factor with k levels by position when there are none), or whole
 # numbers 1..k (matched to numeric class names when given).
 set_truth_index <- function(truth, n, k, classes, call) {
+  check_set_truth_type(truth, call)
+  check_same_length(truth, n, "truth", arg_n = "sets", call = call)
+  positional <- is.null(classes) ||
+    identical(as.character(classes), as.character(seq_len(k)))
+  idx <- if (is.numeric(truth) && positional) {
+    truth
+  } else if (is.factor(truth) && is.null(classes) && nlevels(truth) == k) {
+    as.integer(truth)
+  } else {
+    if (is.null(classes) && !is.numeric(truth) && !is.logical(truth)) {
+      abort_aurc(
+        c(
+          "{.arg truth} gives class names, but {.arg sets} has none.",
+          i = "Give {.arg sets} column names or {.arg classes}."
+        ),
+        class = "aurc_error_value", call = call
+      )
+    }
+    match(as.character(truth), as.character(classes))
+  }
+  bad <- which(!is.na(truth) &
+    (is.na(idx) | idx < 1 | idx > k | idx != round(idx)))
+  if (length(bad)) abort_set_truth(truth, bad[1], k, classes, call)
+  as.integer(idx)
+}
+
+check_set_truth_type <- function(truth, call) {
   if (is.null(truth) || !(is.atomic(truth) || is.factor(truth)) ||
     !is.null(dim(truth))) {
     abort_aurc(
@@ -138,43 +165,19 @@ set_truth_index <- function(truth, n, k, classes, call) {
       class = "aurc_error_type", call = call
     )
   }
-  check_same_length(truth, n, "truth", arg_n = "sets", call = call)
-  if (is.numeric(truth) && (is.null(classes) ||
-    identical(as.character(classes), as.character(seq_len(k))))) {
-    idx <- truth
-    bad <- which(!is.na(idx) & (idx < 1 | idx > k | idx != round(idx)))
-  } else if (is.numeric(truth) || is.logical(truth)) {
-    idx <- match(as.character(truth), as.character(classes))
-    bad <- which(!is.na(truth) & is.na(idx))
-  } else if (is.factor(truth) && is.null(classes) &&
-    nlevels(truth) == k) {
-    idx <- as.integer(truth)
-    bad <- integer()
-  } else {
-    if (is.null(classes)) {
-      abort_aurc(
-        c(
-          "{.arg truth} gives class names, but {.arg sets} has none.",
-          i = "Give {.arg sets} column names or {.arg classes}."
-        ),
-        class = "aurc_error_value", call = call
-      )
-    }
-    idx <- match(as.character(truth), as.character(classes))
-    bad <- which(!is.na(truth) & is.na(idx))
-  }
-  if (length(bad)) {
-    shown <- if (is.null(classes)) "class numbers in 1..{k}" else
-      "one of the classes {.val {classes}}"
-    abort_aurc(
-      c(
-        paste0("{.arg truth} must be ", shown, "."),
-        x = "Row {bad[1]} has {.val {as.character(truth[bad[1]])}}."
-      ),
-      class = "aurc_error_value", call = call
-    )
-  }
-  as.integer(idx)
+  invisible(truth)
+}
+
+abort_set_truth <- function(truth, row, k, classes, call) {
+  shown <- if (is.null(classes)) "class numbers in 1..{k}" else
+    "one of the classes {.val {classes}}"
+  abort_aurc(
+    c(
+      paste0("{.arg truth} must be ", shown, "."),
+      x = "Row {row} has {.val {as.character(truth[row])}}."
+    ),
+    class = "aurc_error_value", call = call
+  )
 }
 
 # List-form sets: each element a vector of labels (NULL or empty = the

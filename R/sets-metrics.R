@@ -58,8 +58,13 @@
 #' * `mean_size`: the normal interval `mean -/+ z sd / sqrt(W)`, `sd` the
 #'   weighted standard deviation of the sizes (divisor `W - 1`), kept within
 #'   `[0, K]`;
-#' * the summaries over classes or size strata (`class_coverage_gap`,
-#'   `covgap`, `macro_coverage`, `ssc_min`, `sscv`): the projection of a
+#' * `macro_coverage`, the mean of `K'` independent class coverages: the
+#'   normal interval `mean_k c_k -/+ z sqrt(sum_k v_k) / K'` with the
+#'   Agresti-Coull variances `v_k = a_k (1 - a_k) / (n_k + z^2)`,
+#'   `a_k = (n_k c_k + z^2 / 2) / (n_k + z^2)` (so a class covered always
+#'   still counts), kept within `[0, 1]`;
+#' * the other summaries over classes or size strata (`class_coverage_gap`,
+#'   `covgap`, `ssc_min`, `sscv`): the projection of a
 #'   simultaneous box. Each group's coverage gets an interval
 #'   `[l_g, u_g]` of the chosen kind at level `1 - (1 - conf_level) / G`
 #'   (Bonferroni over the `G` groups), so that with probability at least
@@ -68,8 +73,7 @@
 #'   takes over that box: for the largest gap `[max_g d_g, max_g e_g]` with
 #'   `d_g = max(0, l_g - t, t - u_g)` (0 when `t` is inside) and
 #'   `e_g = max(t - l_g, u_g - t)`; for `covgap` the means of the same
-#'   (times 100); `[mean l_g, mean u_g]` for `macro_coverage`;
-#'   `[min l_g, min u_g]` for `ssc_min`. These intervals are conservative:
+#'   (times 100); `[min l_g, min u_g]` for `ssc_min`. These intervals are conservative:
 #'   the box holds every coverage at once, not only the extreme one.
 #'
 #' @param data A data frame (grouped data frames give one result per group).
@@ -237,6 +241,7 @@ set_interval_label <- function(metrics, interval) {
   out <- ifelse(kind == "mean", "normal", interval)
   grouped <- kind %in% c("class", "size")
   out[grouped] <- paste0("bonferroni_", interval)
+  out[metrics == "macro_coverage"] <- "normal"
   unname(out)
 }
 
@@ -266,18 +271,7 @@ check_size_strata <- function(size_strata, call) {
     check_number(size_strata, 1, Inf, whole = TRUE, call = call)
     return(invisible())
   }
-  ok <- is.list(size_strata) && length(size_strata) > 0 &&
-    all(vapply(size_strata, function(s) {
-      is.numeric(s) && length(s) == 2 && all(is.finite(s)) &&
-        all(s == round(s)) && s[1] >= 0 && s[1] <= s[2]
-    }, logical(1)))
-  if (ok) {
-    lo <- vapply(size_strata, `[`, 1, 1)
-    hi <- vapply(size_strata, `[`, 1, 2)
-    o <- order(lo)
-    ok <- all(lo[o][-1] > hi[o][-length(o)])
-  }
-  if (!ok) {
+  if (!size_ranges_ok(size_strata)) {
     abort_aurc(
       c(
         paste(
@@ -293,6 +287,20 @@ check_size_strata <- function(size_strata, call) {
     )
   }
   invisible()
+}
+
+# A list of c(lower, upper) whole-number size ranges that do not overlap.
+size_ranges_ok <- function(x) {
+  ok <- is.list(x) && length(x) > 0 &&
+    all(vapply(x, function(s) {
+      is.numeric(s) && length(s) == 2 && all(is.finite(s)) &&
+        all(s == round(s)) && s[1] >= 0 && s[1] <= s[2]
+    }, logical(1)))
+  if (!ok) return(FALSE)
+  lo <- vapply(x, `[`, 1, 1)
+  hi <- vapply(x, `[`, 1, 2)
+  o <- order(lo)
+  all(lo[o][-1] > hi[o][-length(o)])
 }
 
 # The strata of the sizes 0..k as a two-column matrix (lower, upper).
@@ -408,10 +416,12 @@ set_group_summary <- function(gc, metric, t, opts, input) {
   keep <- gc$n > 0
   cov <- gc$coverage[keep]
   if (!length(cov)) return(c(NA_real_, NA_real_, NA_real_))
+  cases <- set_counts(gc$n[keep], input)
+  if (metric == "macro_coverage") {
+    return(set_macro_interval(cov, cases, opts$conf_level))
+  }
   level <- 1 - (1 - opts$conf_level) / length(cov)
-  iv <- set_prop_interval(cov, set_counts(gc$n[keep], input), level,
-    opts$interval
-  )
+  iv <- set_prop_interval(cov, cases, level, opts$interval)
   l <- iv[, 1]
   u <- iv[, 2]
   near <- pmax(0, l - t, t - u)
@@ -420,9 +430,20 @@ set_group_summary <- function(gc, metric, t, opts, input) {
   switch(metric,
     class_coverage_gap = , sscv = c(max(gap), max(near), max(far)),
     covgap = 100 * c(mean(gap), mean(near), mean(far)),
-    macro_coverage = c(mean(cov), mean(l), mean(u)),
     ssc_min = c(min(cov), min(l), min(u))
   )
+}
+
+# The mean of independent class coverages: a normal interval whose
+# variance sums the per-class Agresti-Coull variances c~ (1 - c~) / (n + z^2),
+# c~ = (c n + z^2 / 2) / (n + z^2), so a class covered always (or never)
+# still adds its uncertainty; kept within [0, 1].
+set_macro_interval <- function(cov, cases, conf_level) {
+  z <- stats::qnorm(1 - (1 - conf_level) / 2)
+  ct <- (cov * cases + z^2 / 2) / (cases + z^2)
+  half <- z * sqrt(sum(ct * (1 - ct) / (cases + z^2))) / length(cov)
+  m <- mean(cov)
+  c(m, max(0, m - half), min(1, m + half))
 }
 
 #' @rdname set_metrics

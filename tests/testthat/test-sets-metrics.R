@@ -246,6 +246,17 @@ test_that("the gap intervals are the projection of the Bonferroni box", {
   expect_equal(res$.estimate, c(0.3, 100 * mean(abs(cov - 0.8))))
   expect_equal(res$.lower, c(max(near), 100 * mean(near)))
   expect_equal(res$.upper, c(max(far), 100 * mean(far)))
+  # macro coverage: normal interval with Agresti-Coull class variances
+  res <- set_metrics_vec(f$sets, f$truth, metrics = "macro_coverage")
+  z <- qnorm(0.975)
+  n <- c(1, 2, 2)
+  a_k <- (cov * n + z^2 / 2) / (n + z^2)
+  half <- z * sqrt(sum(a_k * (1 - a_k) / (n + z^2))) / 3
+  expect_equal(res$.estimate, 2.5 / 3)
+  expect_equal(c(res$.lower, res$.upper),
+    c(2.5 / 3 - half, min(1, 2.5 / 3 + half))
+  )
+  expect_equal(res$.method, "normal")
 })
 
 test_that("the intervals cover at about their level (small simulation)", {
@@ -256,9 +267,10 @@ test_that("the intervals cover at about their level (small simulation)", {
   p_cls <- c(0.95, 0.9, 0.85, 0.8)
   t <- 0.9
   true_gap <- max(abs(p_cls - t))
+  # (equal class probabilities: the marginal and the macro coverage agree)
   true_cov <- mean(p_cls)
   true_size <- 2
-  hits <- matrix(FALSE, 300, 3)
+  hits <- matrix(FALSE, 300, 4)
   for (r in 1:300) {
     n <- 200
     y <- sample.int(k, n, replace = TRUE)
@@ -274,9 +286,11 @@ test_that("the intervals cover at about their level (small simulation)", {
       }
     }
     res <- set_metrics_vec(sets, y, alpha = 0.1,
-      metrics = c("coverage", "mean_size", "class_coverage_gap")
+      metrics = c("coverage", "mean_size", "class_coverage_gap",
+        "macro_coverage"
+      )
     )
-    truth_val <- c(true_cov, true_size, true_gap)
+    truth_val <- c(true_cov, true_size, true_gap, true_cov)
     hits[r, ] <- res$.lower <= truth_val & truth_val <= res$.upper
   }
   rate <- colMeans(hits)
@@ -285,6 +299,7 @@ test_that("the intervals cover at about their level (small simulation)", {
   expect_gt(rate[1], 0.91)
   expect_gt(rate[2], 0.91)
   expect_gt(rate[3], 0.94)
+  expect_gt(rate[4], 0.91)
 })
 
 test_that("the data-frame form honours groups, matrix and list columns", {
