@@ -115,6 +115,27 @@ test_that("size strata follow MAPIE's array_split convention", {
   # more strata than sizes: one size each
   tab <- set_size_coverage(sets, truth, size_strata = 10)
   expect_equal(tab$min_size, 0:9)
+  # explicit ranges with gaps: sizes outside every range are left out
+  tab <- set_size_coverage(sets, truth,
+    size_strata = list(c(5, 6), c(0, 0), c(2, 3))
+  )
+  expect_equal(tab$min_size, c(0, 2, 5))
+  expect_equal(tab$n, c(1, 2, 2))
+  expect_equal(tab$coverage, c(0, 1, 1))
+  res <- set_metrics_vec(sets, truth, alpha = 0.5, metrics = "sscv",
+    size_strata = list(c(5, 6), c(0, 0), c(2, 3))
+  )
+  expect_equal(res$.estimate, 0.5)
+})
+
+test_that("a factor truth matches an unnamed matrix by position", {
+  sets <- matrix(c(TRUE, FALSE, TRUE, FALSE, TRUE, TRUE), 3, byrow = TRUE)
+  truth <- factor(c("u", "v", "v"), levels = c("u", "v"))
+  res <- set_metrics_vec(sets, truth, metrics = c("coverage", "mean_size"))
+  expect_equal(res$.estimate, c(2 / 3, 4 / 3))
+  tab <- set_class_coverage(sets, truth)
+  expect_equal(tab$class, c("1", "2"))
+  expect_equal(tab$coverage, c(1, 0.5))
 })
 
 test_that("the list form equals the matrix form", {
