@@ -331,6 +331,12 @@ test_that("the data-frame form honours groups, matrix and list columns", {
   expect_equal(res, set_metrics_vec(d$sets, d$truth,
     metrics = c("coverage", "mean_size")
   ))
+  df$w <- c(2, 0, 1, 1)
+  res <- set_metrics(df, sets, truth, case_weights = w,
+    metrics = "mean_size"
+  )
+  # sizes 2, 1, 2, 2 with weights 2, 0, 1, 1
+  expect_equal(res$.estimate, 2)
   skip_if_not_installed("dplyr")
   res <- set_metrics(dplyr::group_by(df, g), sets, truth,
     metrics = "mean_size"
