@@ -221,7 +221,7 @@ set_list_ids <- function(sets, classes, call) {
   keep <- !miss
   row <- row[keep]
   id <- id[keep]
-  dup <- duplicated(cbind(row, id))
+  dup <- duplicated((row - 1) * length(classes) + id)
   if (any(dup)) {
     warn_aurc(
       c(
