@@ -10,9 +10,8 @@
 # Internal API:
 # * set_input(sets, truth, classes, case_weights, na_rm, call)
 #     a list of the three vectors, k, the class names, the weights w and
-#     count_scale; "missing" when na_rm =
-#     FALSE and a case is incomplete; NULL when no case (of positive
-#     weight) is left.
+#     count_scale; "missing" when na_rm = FALSE and a case is incomplete;
+#     NULL when no case (of positive weight) is left.
 
 set_input <- function(sets, truth, classes, case_weights, na_rm, call) {
   check_bool(na_rm, call = call)
@@ -115,11 +114,9 @@ set_list_classes <- function(sets, truth, classes, call) {
   if (is.factor(truth)) return(levels(truth))
   seen <- unique(c(as.character(truth), as.character(unlist(sets))))
   seen <- seen[!is.na(seen)]
-  if (is.numeric(truth)) {
-    seen <- as.character(sort(unique(as.numeric(seen))))
-  } else {
-    seen <- sort(seen)
-  }
+  # numbers in numeric order (labels 2 and 10), anything else as text
+  num <- suppressWarnings(as.numeric(seen))
+  seen <- if (anyNA(num)) sort(seen) else seen[order(num)]
   if (!length(seen)) seen <- "1"
   seen
 }

@@ -128,6 +128,18 @@ test_that("size strata follow MAPIE's array_split convention", {
   expect_equal(res$.estimate, 0.5)
 })
 
+test_that("list sets without classes take the labels seen", {
+  # numeric labels in numeric order
+  tab <- set_class_coverage(list(2, c(2, 10), 10), c(10, 2, 10))
+  expect_equal(tab$class, c("2", "10"))
+  expect_equal(tab$coverage, c(1, 0.5))
+  # a label of a set that no truth has is a class too
+  tab <- set_class_coverage(list("a", "z"), c("a", "a"))
+  expect_equal(tab$class, c("a", "z"))
+  expect_equal(tab$n, c(2, 0))
+  expect_no_warning(set_metrics_vec(list("a"), 1, metrics = "coverage"))
+})
+
 test_that("a factor truth matches an unnamed matrix by position", {
   sets <- matrix(c(TRUE, FALSE, TRUE, FALSE, TRUE, TRUE), 3, byrow = TRUE)
   truth <- factor(c("u", "v", "v"), levels = c("u", "v"))
