@@ -39,6 +39,11 @@ fuzz_fixtures <- function() {
   )
   PR$truth <- PD$truth[c(1:12, 1:12)]
   DF$s2 <- rev(S)
+  # prediction sets of the 12 cases of DF (classes a, b, c)
+  SM <- matrix(rep(c(TRUE, FALSE, TRUE, TRUE, TRUE, FALSE, FALSE, FALSE,
+    TRUE), 4), 12, byrow = TRUE, dimnames = list(NULL, c("a", "b", "c")))
+  DS <- data.frame(y = DF$y, w = W)
+  DS$sm <- SM
   RR <- aurc::rank_replicates(V, metric = "m")
   environment()
 }
@@ -130,6 +135,10 @@ fuzz_table <- function() {
     scaled_brier_score_vec = alist(confidence = S, correct = 1 - FL),
     log_loss = alist(data = DF, confidence = conf, correct = cor),
     log_loss_vec = alist(confidence = S, correct = 1 - FL),
+    set_metrics = alist(data = DS, sets = sm, truth = y, alpha = 0.1, size_strata = 2, case_weights = w),
+    set_metrics_vec = alist(sets = SM, truth = DF$y, alpha = 0.2, interval = "clopper_pearson", conf_level = 0.9, case_weights = W),
+    set_class_coverage = alist(sets = SM, truth = DF$y, classes = c("a", "b", "c"), case_weights = W),
+    set_size_coverage = alist(sets = SM, truth = DF$y, size_strata = list(c(0, 1), c(2, 3)), na_rm = TRUE),
     label_shift_weights = alist(truth = PD$truth,
       target = c(a = 0.2, b = 0.3, c = 0.5)),
     calibration_bins_df = alist(data = DF, confidence = conf, correct = cor, binning = "equal_width", n_bins = 4),
