@@ -186,6 +186,8 @@ call_user_metric <- function(fn, truth, estimate, w, call) {
   if (is.data.frame(value) && ".estimate" %in% names(value)) {
     value <- value$.estimate
   }
+  # an undefined value (yardstick's NA, logical) is NA
+  if (length(value) == 1 && is.na(value)) return(NA_real_)
   if (!is.numeric(value) || length(value) != 1) {
     abort_aurc(
       c(
