@@ -89,10 +89,7 @@ selective_metric_values <- function(spec, truth, estimate, w, ends,
     balanced_accuracy = running_balanced_accuracy(truth, estimate, w, ends),
     f1 = running_f1(truth, estimate, w, ends),
     mcc = running_mcc(truth, estimate, w, ends),
-    auroc = vapply(ends, function(e) {
-      keep <- seq_len(e)
-      weighted_auroc(truth[keep], estimate[keep], w[keep])
-    }, numeric(1)),
+    auroc = running_auroc(truth, estimate, w, ends),
     user = vapply(ends, function(e) {
       keep <- seq_len(e)
       call_user_metric(spec$fn, truth[keep], estimate[keep],
@@ -160,21 +157,67 @@ running_mcc <- function(truth, estimate, w, ends) {
   ifelse(den > 0, num / sqrt(den), NA_real_)
 }
 
-# Weighted AUROC of `estimate` for `truth == 1` (ties count one half); NA
-# without both classes.
-weighted_auroc <- function(truth, estimate, w) {
-  pos <- sum(w[truth == 1])
-  neg <- sum(w[truth == 0])
-  if (pos <= 0 || neg <= 0) return(NA_real_)
-  o <- order(estimate)
-  e <- estimate[o]
-  wn <- w[o] * (truth[o] == 0)
-  wp <- w[o] * (truth[o] == 1)
-  g <- cumsum(c(TRUE, diff(e) != 0))
-  neg_g <- rowsum(wn, g, reorder = FALSE)[, 1]
-  pos_g <- rowsum(wp, g, reorder = FALSE)[, 1]
-  below <- cumsum(neg_g) - neg_g
-  sum(pos_g * (below + neg_g / 2)) / (pos * neg)
+# Weighted AUROC of `estimate` for `truth == 1` (ties count one half) at
+# every cut; NA without both classes. Each pair of rows enters when the
+# later of the two is added, with w_i w_j (1(e_pos > e_neg) + 1(equal) / 2),
+# whichever comes first, so the order within a tie group of the score does
+# not matter. Two Fenwick trees hold the weights added so far of the
+# positives and negatives by rank of the estimate.
+running_auroc <- function(truth, estimate, w, ends) {
+  q <- match(estimate, sort(unique(estimate)))
+  m <- max(q)
+  tree_pos <- numeric(m)
+  tree_neg <- numeric(m)
+  num <- 0
+  total_pos <- 0
+  total_neg <- 0
+  out <- numeric(length(ends))
+  g <- 1L
+  for (k in seq_along(q)) {
+    i <- q[k]
+    # weights of ranks <= i and <= i - 1 in the tree of the other class
+    tree <- if (truth[k] == 1) tree_neg else tree_pos
+    upto <- 0
+    j <- i
+    while (j > 0) {
+      upto <- upto + tree[j]
+      j <- j - bitwAnd(j, -j)
+    }
+    below <- 0
+    j <- i - 1L
+    while (j > 0) {
+      below <- below + tree[j]
+      j <- j - bitwAnd(j, -j)
+    }
+    # (dropped, so the trees below are changed in place, not copied)
+    tree <- NULL
+    if (truth[k] == 1) {
+      num <- num + w[k] * (below + (upto - below) / 2)
+      total_pos <- total_pos + w[k]
+      j <- i
+      while (j <= m) {
+        tree_pos[j] <- tree_pos[j] + w[k]
+        j <- j + bitwAnd(j, -j)
+      }
+    } else {
+      num <- num + w[k] * (total_pos - upto + (upto - below) / 2)
+      total_neg <- total_neg + w[k]
+      j <- i
+      while (j <= m) {
+        tree_neg[j] <- tree_neg[j] + w[k]
+        j <- j + bitwAnd(j, -j)
+      }
+    }
+    if (k == ends[g]) {
+      out[g] <- if (total_pos > 0 && total_neg > 0) {
+        num / (total_pos * total_neg)
+      } else {
+        NA_real_
+      }
+      g <- g + 1L
+    }
+  }
+  out
 }
 
 call_user_metric <- function(fn, truth, estimate, w, call) {
