@@ -34,6 +34,12 @@ autoplot.aurc_selective_curve <- function(object, oracle = TRUE, ...) {
     f1 = "F1", mcc = "MCC", auroc = "AUROC", brier = "Brier score",
     rmse = "RMSE", mae = "MAE", user = "Metric"
   )
+  # acronyms keep their capitals in the title
+  in_title <- if (metric %in% c("mcc", "auroc", "rmse", "mae", "f1")) {
+    label
+  } else {
+    tolower(label)
+  }
   areas <- attr(object, "areas")
   area_label <- paste("area", trimws(format_area(areas$area)))
   if (oracle && any(!is.na(areas$oracle_area))) {
@@ -47,20 +53,19 @@ autoplot.aurc_selective_curve <- function(object, oracle = TRUE, ...) {
     area_label = area_label,
     labs = ggplot2::labs(
       x = "Coverage (share of predictions accepted)",
-      y = paste(label, "of the accepted predictions"),
-      title = paste("Selective", label, "curve"),
-      subtitle = paste(
-        "Step area over coverage;",
+      y = label,
+      title = paste("Selective", in_title, "curve"),
+      subtitle = paste0(
+        "On the accepted predictions",
         if (identical(attr(object, "direction"), "minimize")) {
-          "lower is better"
+          " (lower is better)"
         } else if (identical(attr(object, "direction"), "maximize")) {
-          "higher is better"
-        } else {
-          "direction not given"
+          " (higher is better)"
         }
       )
     ),
-    shape = "step_left"
+    shape = "step_left",
+    from_zero = !identical(attr(object, "direction"), "maximize")
   )
 }
 
@@ -89,7 +94,8 @@ autoplot.aurc_sparsification_curve <- function(object, oracle = TRUE, ...) {
         ")"
       )
     ),
-    shape = if (definition == "ilg") "step_right" else "line"
+    shape = if (definition == "ilg") "step_right" else "line",
+    from_zero = TRUE
   )
 }
 
@@ -97,9 +103,11 @@ autoplot.aurc_sparsification_curve <- function(object, oracle = TRUE, ...) {
 # the grouping columns). `shape`: "step_left" (x is coverage: each value
 # holds from the previous coverage up to its own), "step_right" (x is the
 # fraction removed: each value holds from its fraction up to the next) or
-# "line" (linear between the points).
+# "line" (linear between the points). `from_zero`: the y axis starts at 0
+# (errors, losses); else it spans the values drawn (a metric to maximise,
+# whose curves of good models sit near 1).
 step_curve_plot <- function(curve, oracle_curve, x, y, group_vars, oracle,
-                            area_label, labs, shape) {
+                            area_label, labs, shape, from_zero) {
   group_of <- function(d) {
     if (length(group_vars) == 0) return(rep("all", nrow(d)))
     do.call(paste, c(lapply(group_vars, function(v) {
@@ -154,8 +162,10 @@ step_curve_plot <- function(curve, oracle_curve, x, y, group_vars, oracle,
   d$path <- paste(d$group, as.integer(d$line))
   d$group <- factor(d$group, levels = groups)
   colour <- if (grouped) rlang::sym("group") else rlang::sym("line")
-  y_top <- max(c(d$y[is.finite(d$y)], 0))
-  y_bottom <- min(c(d$y[is.finite(d$y)], 0))
+  drawn <- c(d$y[is.finite(d$y)], if (from_zero) 0)
+  if (!length(drawn)) drawn <- c(0, 1)
+  y_top <- max(drawn)
+  y_bottom <- min(drawn)
   if (y_top <= y_bottom) y_top <- y_bottom + 1
   geom <- if (shape == "line") {
     ggplot2::geom_line(na.rm = TRUE)

@@ -106,13 +106,13 @@ class_levels <- function(truth, estimate) {
   unique(c(as.character(lev), as.character(unique(estimate))))
 }
 
-# Running weighted counts of `x == k` for every class, at `ends`
-# (length(ends) x K).
-running_class_counts <- function(x, lev, w, ends) {
-  x <- as.character(x)
-  vapply(lev, function(k) cumsum(w * (x == k))[ends],
-    numeric(length(ends))
-  )
+# Running weighted counts of `x == k` for every class k of `lev`, at
+# `ends` (length(ends) x K); rows where `keep` is FALSE count 0.
+running_class_counts <- function(x, lev, w, ends, keep = TRUE) {
+  code <- match(as.character(x), lev)
+  onehot <- matrix(0, length(code), length(lev))
+  onehot[cbind(seq_along(code), code)] <- w * keep
+  matrix(apply(onehot, 2, cumsum)[ends, , drop = FALSE], length(ends))
 }
 
 # Mean recall over the classes present among the rows kept.
@@ -120,11 +120,7 @@ running_balanced_accuracy <- function(truth, estimate, w, ends) {
   lev <- class_levels(truth, estimate)
   hit <- as.character(truth) == as.character(estimate)
   present <- running_class_counts(truth, lev, w, ends)
-  correct <- vapply(lev, function(k) {
-    cumsum(w * (hit & as.character(truth) == k))[ends]
-  }, numeric(length(ends)))
-  present <- matrix(present, length(ends))
-  correct <- matrix(correct, length(ends))
+  correct <- running_class_counts(truth, lev, w, ends, keep = hit)
   recall <- ifelse(present > 0, correct / present, NA_real_)
   rowMeans(recall, na.rm = TRUE)
 }
@@ -148,8 +144,8 @@ running_f1 <- function(truth, estimate, w, ends) {
 # true and predicted in class k. NA when a factor of the denominator is 0.
 running_mcc <- function(truth, estimate, w, ends) {
   lev <- class_levels(truth, estimate)
-  t_k <- matrix(running_class_counts(truth, lev, w, ends), length(ends))
-  p_k <- matrix(running_class_counts(estimate, lev, w, ends), length(ends))
+  t_k <- running_class_counts(truth, lev, w, ends)
+  p_k <- running_class_counts(estimate, lev, w, ends)
   s <- cumsum(w)[ends]
   cc <- cumsum(w * (as.character(truth) == as.character(estimate)))[ends]
   num <- cc * s - rowSums(p_k * t_k)
