@@ -46,7 +46,15 @@
 #' `selective_ci_vec(-u, e, metrics = "eaurc")` (analytic, or
 #' `method = "bootstrap"`). The `"torch_uncertainty"` curve is a sum, not a
 #' mean: it is the generalized risk-coverage curve (see [augrc()]) divided
-#' by the mean error, sampled at `n + 1` points.
+#' by the mean error, sampled at `n + 1` points. Without ties in `u`,
+#' `sum_{j >= 1} R_j = n^2 AURC_sele` (the `"sele"` estimator of
+#' [aurc_vec()]), so with `e_top` the error of the least uncertain
+#' prediction,
+#' `AUSE_tu = (n^2 eaurc_vec(-u, e, estimator = "sele") - (e_top - min(e)) / 2)
+#' / ((n + 1) S)`,
+#' about `eaurc_vec(-u, e, estimator = "sele") / mean(e)` for large `n`:
+#' the E-AURC of the `"sele"` estimator over the mean error. Its intervals
+#' (a ratio) are not yet in [selective_ci()].
 #'
 #' @param data A data frame (a grouped data frame gives one row per group).
 #' @param uncertainty The uncertainty of each prediction: higher means

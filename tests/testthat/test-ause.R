@@ -141,6 +141,20 @@ test_that("Ilg's AUSE is E-AURC of -uncertainty (alpha, exact optimum)", {
   expect_gt(ci$.upper, ci$.estimate)
 })
 
+test_that("torch-uncertainty's AUSE is E-AURC (sele) over the total error", {
+  set.seed(367)
+  for (rep in 1:10) {
+    n <- sample(3:50, 1)
+    u <- runif(n)
+    e <- rexp(n)
+    top <- e[which.min(u)]
+    expect_equal(ause_vec(u, e, definition = "torch_uncertainty"),
+      (n^2 * eaurc_vec(-u, e, estimator = "sele") - (top - min(e)) / 2) /
+        ((n + 1) * sum(e))
+    )
+  }
+})
+
 test_that("the data-frame form gives one row per group", {
   skip_if_not_installed("dplyr")
   df <- data.frame(
