@@ -112,7 +112,9 @@ running_class_counts <- function(x, lev, w, ends, keep = TRUE) {
   code <- match(as.character(x), lev)
   onehot <- matrix(0, length(code), length(lev))
   onehot[cbind(seq_along(code), code)] <- w * keep
-  matrix(apply(onehot, 2, cumsum)[ends, , drop = FALSE], length(ends))
+  # (apply() drops a single row to a vector: the matrix is rebuilt)
+  running <- matrix(apply(onehot, 2, cumsum), length(code))
+  running[ends, , drop = FALSE]
 }
 
 # Mean recall over the classes present among the rows kept.

@@ -210,6 +210,11 @@ kept_error_sums <- function(key, e, w) {
 }
 
 ause_torch_uncertainty <- function(u, e, w, call) {
+  # the value does not change when every error is multiplied by one
+  # number: errors near the largest double are brought below 1 so that
+  # their sums do not overflow
+  top <- max(e)
+  if (top > 1) e <- e / top
   s <- sum(w * e)
   n <- sum(w)
   if (!(s > 0)) {

@@ -50,6 +50,11 @@ test_that("torch-uncertainty's test data, computed by hand", {
   oracle <- c(1.5 / 5, 1.0 / 4, 0.6 / 3, 0.3 / 2, 0.1)
   expect_equal(ause_vec(u, e), mean(model - oracle))
   expect_equal(ause_vec(u, e), 0.55 / 15)
+  # errors near the largest double: the sum does not overflow
+  expect_equal(ause_vec(u, e * 1e307, definition = "torch_uncertainty"),
+    0.35 / 9
+  )
+  expect_equal(ause_vec(u, e * 1e307), 0.55 / 15 * 1e307)
   # the two definitions differ on the same data
   expect_false(isTRUE(all.equal(
     ause_vec(u, e), ause_vec(u, e, definition = "torch_uncertainty")

@@ -302,6 +302,14 @@ test_that("grouped data frames give one curve per group", {
   expect_equal(nrow(selective_curve_area(cv)), 2)
 })
 
+test_that("one row, infinite scores", {
+  cv <- selective_curve_vec(5, "a", "a", metric = "balanced_accuracy")
+  expect_equal(cv$value, 1)
+  cv <- selective_curve_vec(c(Inf, 1, -Inf), c(1, 0, 1), c(1, 1, 1))
+  expect_equal(cv$threshold, c(Inf, 1, -Inf))
+  expect_equal(cv$value, c(1, 1 / 2, 2 / 3))
+})
+
 test_that("arguments are checked with classed conditions", {
   s <- c(3, 2, 1)
   y <- c(1, 0, 1)
