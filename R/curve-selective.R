@@ -232,14 +232,19 @@ selective_curve_input <- function(score, truth, estimate, spec, oracle_loss,
       class = "aurc_error_missing_argument", call = call
     )
   }
-  if (!is.null(estimate)) check_same_length(estimate, n, "estimate", call = call)
+  if (!is.null(estimate)) {
+    check_same_length(estimate, n, "estimate", call = call)
+  }
   check_case_weights(case_weights, n, call = call)
   check_bool(na_rm, call = call)
   if (!is.null(oracle_loss)) {
     if (spec$decomposable) {
       abort_aurc(
         c(
-          "{.arg oracle_loss} can't be given for the metric {.val {spec$name}}.",
+          paste(
+            "{.arg oracle_loss} can't be given for the metric",
+            "{.val {spec$name}}."
+          ),
           i = "Its oracle orders the rows by its own per-row loss."
         ),
         class = "aurc_error_value", call = call
@@ -268,7 +273,11 @@ selective_curve_input <- function(score, truth, estimate, spec, oracle_loss,
     if (!is.null(oracle_loss)) oracle_loss <- oracle_loss[keep]
     if (length(case_weights)) case_weights <- case_weights[keep]
   }
-  w <- if (length(case_weights)) as.double(case_weights) else rep(1, length(score))
+  w <- if (length(case_weights)) {
+    as.double(case_weights)
+  } else {
+    rep(1, length(score))
+  }
   if (!length(score) || sum(w) <= 0) {
     abort_aurc(
       c(
@@ -281,7 +290,9 @@ selective_curve_input <- function(score, truth, estimate, spec, oracle_loss,
   if (spec$input == "prob") truth <- event_indicator(truth, call)
   if (spec$input %in% c("prob", "numeric")) {
     check_numeric_vector(estimate, "estimate", call = call)
-    if (spec$input == "numeric") check_numeric_vector(truth, "truth", call = call)
+    if (spec$input == "numeric") {
+      check_numeric_vector(truth, "truth", call = call)
+    }
   }
   list(
     score = as.double(score), truth = truth, estimate = estimate,

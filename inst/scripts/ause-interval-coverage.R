@@ -34,9 +34,11 @@ for (n in c(200, 1000, 5000)) {
     }
     stopifnot(isTRUE(all.equal(est[r], ause_vec(d$u, d$e))))
   }
-  cat(sprintf(
-    "n = %5d: mean estimate %.5f (bias %+.5f); 95%% coverage analytic %.3f (%d reps), percentile bootstrap %.2f (100 reps)\n",
-    n, mean(est), mean(est) - truth, hit[["analytic"]] / reps, reps,
-    hit[["bootstrap"]] / 100
+  line <- paste(
+    "n = %5d: mean estimate %.5f (bias %+.5f); 95%% coverage analytic",
+    "%.3f (%d reps), percentile bootstrap %.2f (100 reps)\n"
+  )
+  cat(sprintf(line, n, mean(est), mean(est) - truth,
+    hit[["analytic"]] / reps, reps, hit[["bootstrap"]] / 100
   ))
 }
