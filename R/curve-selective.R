@@ -32,7 +32,8 @@
 #'   weight of class `k`); yardstick's `bal_accuracy()` ("macro") when
 #'   every class is present;
 #' * `"f1"`: `2 TP / (2 TP + FP + FN)` for the event, the first level of
-#'   `truth` (yardstick's `event_level = "first"`); `NA` when the event is
+#'   a factor `truth` (yardstick's `event_level = "first"`; for a truth
+#'   that is not a factor, its smallest value); `NA` when the event is
 #'   neither true nor predicted among the rows kept;
 #' * `"mcc"`: Matthews' correlation, for `K` classes Gorodkin's
 #'   `(c s - sum_k p_k t_k) / sqrt((s^2 - sum_k p_k^2)(s^2 - sum_k t_k^2))`
@@ -62,11 +63,11 @@
 #'   `"rmse"` (`(estimate_i - truth_i)^2`), the metric is a monotone
 #'   function of the mean of `l`, the oracle order is the best of all
 #'   orderings at every coverage, and it is strict: every row its own cut
-#'   (ties in `l` do not change any value). Its area is the `AURC*` of
-#'   [eaurc()] (`optimum = "exact"`) in the metric's units; without case
-#'   weights (a weighted row is one step here, where [eaurc()] counts its
-#'   weight as copies) `excess` equals `eaurc_vec(score, l)` for
-#'   `"mae"` and `"accuracy"` (with the 0/1 loss) and `"brier"`.
+#'   (ties in `l` do not change any value). For `"brier"` and `"mae"` its
+#'   area is the `AURC*` of [eaurc()] (`optimum = "exact"`), for
+#'   `"accuracy"` `1 - AURC*`; without case weights (a weighted row is one
+#'   step here, where [eaurc()] counts its weight as copies) `excess`
+#'   equals `eaurc_vec(score, l)` for these three.
 #' * For the other metrics the value is not a mean of a per-row loss and no
 #'   ordering is best at every coverage in general. Their oracle is the
 #'   ordering by `oracle_loss`, a per-row loss you give (for example

@@ -10,7 +10,9 @@
 #'   [rc_curve()] with the score `-uncertainty`. The value holds from its
 #'   fraction up to the next (step rule); the oracle is strict (every row
 #'   its own step, ties in the error change nothing) and is thinned to at
-#'   most 2000 points.
+#'   most 2000 points. With case weights the oracle drawn takes a weighted
+#'   row as one step, while [ause()] counts a weight as copies (as
+#'   [eaurc()]); the two agree for unit weights.
 #' * `definition = "torch_uncertainty"`: `error` is the share of the total
 #'   error kept, `R_j / S`, at `fraction_removed = j / (n + 1)`, at the
 #'   knots of the curve (`j = 0`, the ends of the tie groups, and

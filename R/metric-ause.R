@@ -73,12 +73,13 @@
 #' Ilg, Cicek, Galesso, Klein, Makansi, Hutter, Brox (2018). Uncertainty
 #' Estimates and Multi-Hypotheses Networks for Optical Flow. ECCV.
 #'
-#' Franchi, Yu, Laurent, et al. torch-uncertainty (`AUSE`,
-#' `torch_uncertainty/metrics/classification/sparsification.py`).
+#' torch-uncertainty (ENSTA U2IS), the `AUSE` metric,
+#' `torch_uncertainty/metrics/classification/sparsification.py`, and its
+#' tests `tests/metrics/classification/test_sparsification.py`.
 #'
-#' Zhou, et al. (2025). A Novel Characterization of the Population Area
-#' Under the Risk Coverage Curve (AURC) and Rates of Finite Sample
-#' Estimators. ICML.
+#' Zhou, Van Landeghem, Popordanoska, Blaschko (2025). A Novel
+#' Characterization of the Population Area Under the Risk Coverage Curve
+#' (AURC) and Rates of Finite Sample Estimators. ICML 2025.
 #' @seealso [sparsification_curve()], [eaurc()]
 #' @examples
 #' # torch-uncertainty's test data
