@@ -21,7 +21,7 @@
 #' truth <- rbinom(300, 1, 0.4)
 #' estimate <- ifelse(runif(300) < 0.9 - sigma / 4, truth, 1 - truth)
 #' ggplot2::autoplot(selective_curve_vec(-sigma, truth, estimate,
-#'   metric = "mcc", oracle_loss = truth != estimate
+#'   metric = "mcc", oracle_loss = truth != estimate, min_coverage = 0.05
 #' ))
 #' @name autoplot.aurc_selective_curve
 #' @export
