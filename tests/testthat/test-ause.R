@@ -225,6 +225,30 @@ test_that("the sparsification curves are their definitions", {
   )
 })
 
+test_that("the area between the drawn curves is the AUSE", {
+  set.seed(368)
+  u <- round(runif(40), 1)
+  e <- rexp(40)
+  # Ilg: steps, each value from its fraction up to the next (the last to 1)
+  step_area <- function(d) {
+    sum(diff(c(d$fraction_removed, 1)) * d$error)
+  }
+  ilg <- sparsification_curve_vec(u, e)
+  expect_equal(step_area(ilg) - step_area(attr(ilg, "oracle")),
+    ause_vec(u, e)
+  )
+  # torch-uncertainty: linear between the knots, trapezoid rule
+  trap <- function(d) {
+    x <- d$fraction_removed
+    y <- d$error
+    sum(diff(x) * (y[-1] + y[-length(y)]) / 2)
+  }
+  tu <- sparsification_curve_vec(u, e, definition = "torch_uncertainty")
+  expect_equal(trap(tu) - trap(attr(tu, "oracle")),
+    ause_vec(u, e, definition = "torch_uncertainty")
+  )
+})
+
 test_that("sparsification curves plot, grouped or not", {
   skip_if_not_installed("ggplot2")
   skip_if_not_installed("dplyr")
