@@ -97,6 +97,8 @@ fuzz_table <- function() {
     selective_curve_area = alist(curve = aurc::selective_curve_vec(S, FL, c(FL[-1], 0))),
     ause_vec = alist(uncertainty = S, error = L, definition = "torch_uncertainty", na_rm = FALSE, case_weights = W),
     ause = alist(data = DF, uncertainty = s, error = l, definition = "ilg", case_weights = w),
+    ause_ci_vec = alist(uncertainty = S, error = L, definition = "torch_uncertainty", conf_level = 0.9, na_rm = FALSE, case_weights = W),
+    ause_ci = alist(data = DF, uncertainty = s, error = l, definition = "ilg", case_weights = w),
     sparsification_curve_vec = alist(uncertainty = S, error = L, definition = "ilg", na_rm = TRUE, case_weights = W),
     sparsification_curve = alist(data = DF, uncertainty = s, error = l, definition = "torch_uncertainty"),
     failure_roc_curve_vec = alist(score = S, failure = FL, na_rm = FALSE, case_weights = W),

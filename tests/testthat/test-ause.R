@@ -269,3 +269,76 @@ test_that("sparsification curves plot, grouped or not", {
     expect_silent(ggplot2::ggplot_build(ggplot2::autoplot(g)))
   }
 })
+
+test_that("ause_ci: Ilg's is E-AURC's; torch-uncertainty's influence values", {
+  set.seed(369)
+  u <- runif(150)
+  e <- abs(rnorm(150, sd = 0.2 + u))
+  w <- sample(1:3, 150, TRUE)
+  ci <- ause_ci_vec(u, e, case_weights = w)
+  ref <- selective_ci_vec(-u, e, metrics = "eaurc", case_weights = w)
+  expect_equal(ci$.estimate, ause_vec(u, e, case_weights = w))
+  expect_equal(c(ci$.lower, ci$.upper), c(ref$.lower, ref$.upper))
+  # torch-uncertainty: the influence value of tau is its derivative
+  # in the direction of each row, by numerical differentiation
+  tau <- function(w) {
+    n <- sum(w)
+    theta <- function(k) {
+      s <- 0
+      for (i in seq_along(k)) {
+        s <- s + w[i] * e[i] * sum(w * ((k > k[i]) + (k == k[i]) / 2))
+      }
+      s / n^2
+    }
+    (theta(u) - theta(e)) / (sum(w * e) / n)
+  }
+  inf <- aurc:::ause_tu_influence(u, e, w)
+  n <- sum(w)
+  eps <- 1e-6
+  for (i in c(1, 50, 150)) {
+    w2 <- (1 - eps) * w
+    w2[i] <- w2[i] + eps * n
+    expect_equal((tau(w2) - tau(w)) / eps, inf[i], tolerance = 1e-4)
+  }
+  tu <- ause_ci_vec(u, e, definition = "torch_uncertainty", case_weights = w)
+  expect_equal(tu$.estimate,
+    ause_vec(u, e, definition = "torch_uncertainty", case_weights = w)
+  )
+  expect_equal(tu$.std_error,
+    sqrt(sum(w * inf^2) * n / (n - 1)) / n
+  )
+  expect_error(ause_ci_vec(u, e, conf_level = 1), class = "aurc_error_value")
+})
+
+test_that("ause_ci for torch-uncertainty covers the population value", {
+  # a small simulation (the bigger one: inst/scripts/)
+  set.seed(370)
+  draw <- function(n) {
+    sigma <- runif(n, 0.2, 2)
+    list(u = sigma * exp(rnorm(n, sd = 0.5)), e = abs(rnorm(n, sd = sigma)))
+  }
+  big <- draw(2e5)
+  truth <- ause_vec(big$u, big$e, definition = "torch_uncertainty")
+  hits <- vapply(1:200, function(r) {
+    d <- draw(300)
+    ci <- ause_ci_vec(d$u, d$e, definition = "torch_uncertainty")
+    ci$.lower <= truth && truth <= ci$.upper
+  }, logical(1))
+  expect_gt(mean(hits), 0.9)
+  expect_lt(mean(hits), 0.99)
+})
+
+test_that("ause_ci's data-frame form", {
+  skip_if_not_installed("dplyr")
+  df <- data.frame(g = rep(c("a", "b"), each = 30), u = runif(60),
+    e = rexp(60)
+  )
+  out <- ause_ci(dplyr::group_by(df, g), u, e,
+    definition = "torch_uncertainty"
+  )
+  expect_equal(nrow(out), 2)
+  expect_equal(out$.estimate[1],
+    ause_vec(df$u[1:30], df$e[1:30], definition = "torch_uncertainty")
+  )
+  expect_equal(ause_ci_vec(c(1, NA), c(1, 1))$.estimate, NA_real_)
+})
