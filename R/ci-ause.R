@@ -27,10 +27,9 @@
 #'   `SE = sqrt(sum_i w_i IF_i^2 N / (N - 1)) / N` (the standard error of
 #'   [selective_ci()]'s analytic intervals, `?aurc-influence`).
 #'
-#' Coverage of the 95% intervals on a heteroscedastic regression (the
-#' uncertainty a noisy standard deviation), 400 simulated data sets per
-#' size (`inst/scripts/ause-interval-coverage.R`) is reported in the
-#' package's NEWS.
+#' The script `inst/scripts/ause-interval-coverage.R` simulates their
+#' coverage on a heteroscedastic regression (the uncertainty a noisy
+#' standard deviation).
 #'
 #' @inheritParams ause
 #' @param conf_level Confidence level, in `(0, 1)`.

@@ -53,8 +53,8 @@
 #' `AUSE_tu = (n^2 eaurc_vec(-u, e, estimator = "sele") - (e_top - min(e)) / 2)
 #' / ((n + 1) S)`,
 #' about `eaurc_vec(-u, e, estimator = "sele") / mean(e)` for large `n`:
-#' the E-AURC of the `"sele"` estimator over the mean error. Its intervals
-#' (a ratio) are not yet in [selective_ci()].
+#' the E-AURC of the `"sele"` estimator over the mean error. [ause_ci()]
+#' gives the intervals of both definitions.
 #'
 #' @param data A data frame (a grouped data frame gives one row per group).
 #' @param uncertainty The uncertainty of each prediction: higher means
@@ -80,7 +80,7 @@
 #' Zhou, Van Landeghem, Popordanoska, Blaschko (2025). A Novel
 #' Characterization of the Population Area Under the Risk Coverage Curve
 #' (AURC) and Rates of Finite Sample Estimators. ICML 2025.
-#' @seealso [sparsification_curve()], [eaurc()]
+#' @seealso [ause_ci()], [sparsification_curve()], [eaurc()]
 #' @examples
 #' # torch-uncertainty's test data
 #' uncertainty <- c(0.2, 0.1, 0.5, 0.3, 0.4)
