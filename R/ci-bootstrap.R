@@ -430,8 +430,8 @@ ci_check_options <- function(options, metrics, call) {
     arg = "options$corp_score", call = call
   )
   check_span(out$span, call)
-  out$smoother <- check_smoother(out$smoother,
-    "span" %in% names(options) && any(metrics %in% ici_metrics), call,
+  # (a span given with lowess is warned about where the user gives it)
+  out$smoother <- check_smoother(out$smoother, FALSE, call,
     arg = "options$smoother"
   )
   out$eps <- check_eps(out$eps, call)
