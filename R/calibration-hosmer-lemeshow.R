@@ -75,10 +75,13 @@
 #' [unreliability_index()] Harrell's likelihood-ratio test of the logistic
 #' recalibration.
 #'
-#' Undefined cases give `NA` with a warning of class
-#' `aurc_warning_undefined`: fewer than 3 groups with `fitted = TRUE`
-#' (`df < 1`) or only one with `fitted = FALSE`, or a group with
-#' an expected count of 0 (every confidence in it 0, or every one 1).
+#' A group whose confidences are all 1 (or all 0) has an expected count of
+#' 0 of wrong (right) predictions; its term `(O - E)^2 / E` is taken at
+#' its limit, 0 when the observed count is 0 too and `Inf` otherwise (a
+#' confidence of 1 that was wrong: p-value 0). `hoslem.test()` gives `NaN`
+#' there. Undefined cases give `NA` with a warning of class
+#' `aurc_warning_undefined`: every confidence the same (one group), or
+#' fewer than 3 groups with `fitted = TRUE` (`df < 1`).
 #'
 #' @inheritParams calibration_test
 #' @param n_groups The number `g` of groups asked for (10, deciles, by
@@ -249,18 +252,18 @@ hosmer_lemeshow_stat <- function(p, y, w, g, fitted, call) {
     )
     return(na)
   }
-  if (any(e1[live] <= 0 | e0[live] <= 0)) {
-    warn_hl_undefined(
-      "a group has an expected count of 0 (its confidences all 0 or all 1)",
-      call
-    )
-    return(na)
-  }
-  stat <- sum((o1 - e1)[live]^2 / e1[live] + (o0 - e0)[live]^2 / e0[live])
+  stat <- sum(hl_cell(o1[live], e1[live]) + hl_cell(o0[live], e0[live]))
   list(
     statistic = stat, df = as.double(df),
     p_value = stats::pchisq(stat, df, lower.tail = FALSE),
     groups = as.double(groups)
+  )
+}
+
+# (O - E)^2 / E, at E = 0 its limit: 0 when O = 0 too, else Inf.
+hl_cell <- function(o, e) {
+  ifelse(e > 0, (o - e)^2 / pmax(e, .Machine$double.xmin),
+    ifelse(o > 0, Inf, 0)
   )
 }
 
@@ -292,7 +295,7 @@ warn_hl_groups <- function(g, groups, call) {
       "The Hosmer-Lemeshow test has {groups} group{?s}, not {g}.",
       i = paste(
         "Tied confidences fall in the same group, so their quantiles",
-        "coincide; the degrees of freedom are {.code groups - 2}."
+        "coincide; the degrees of freedom count the groups there are."
       )
     ),
     class = "aurc_warning_groups", call = call

@@ -143,6 +143,24 @@ test_that("Hosmer-Lemeshow: data frames, groups, NA, edge cases", {
     NA
   )
   expect_true(is.na(res$p_value))
+  # a group of confidences 1: its wrong-prediction term at its limit.
+  # Thirds of 7 values: positions 1, 3, 5, 7: cuts 0.2, 0.8, 1; groups
+  # {0.2, 0.5, 0.8} (O1 2, E1 1.5, O0 1, E0 1.5) and {1, 1, 1, 1} (O1 4,
+  # E1 4, O0 0, E0 0)
+  p1 <- c(0.2, 0.5, 0.8, 1, 1, 1, 1)
+  expect_warning(
+    res <- hosmer_lemeshow_test_vec(p1, c(0, 1, 1, 1, 1, 1, 1),
+      n_groups = 3, fitted = FALSE
+    ),
+    class = "aurc_warning_groups"
+  )
+  expect_equal(res$statistic, 0.25 / 1.5 + 0.25 / 1.5, tolerance = 1e-14)
+  expect_equal(res$df, 2)
+  res <- suppressWarnings(hosmer_lemeshow_test_vec(p1,
+    c(0, 1, 1, 1, 0, 1, 1),
+    n_groups = 3, fitted = FALSE
+  ))
+  expect_equal(c(res$statistic, res$p_value), c(Inf, 0))
   expect_error(hosmer_lemeshow_test_vec(d$p, d$y, n_groups = 2),
     class = "aurc_error"
   )
