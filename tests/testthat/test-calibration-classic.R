@@ -392,3 +392,19 @@ test_that("HL and U hold their level under calibration (simulation)", {
   }))
   expect_true(all(power > 0.5), info = format(power))
 })
+
+test_that("the yardstick forms take the lowess smoother", {
+  d <- classic_data(300, 81, slope = 0.7)
+  truth <- factor(ifelse(d$y == 1, "yes", "no"), c("yes", "no"))
+  df <- data.frame(truth = truth, .pred_yes = d$p, .pred_no = 1 - d$p)
+  res <- ici_prob(df, truth, .pred_yes, .pred_no, smoother = "lowess")
+  expect_equal(res$.estimator, "lowess")
+  expect_equal(res$.estimate, ici_vec(d$p, d$y, smoother = "lowess"))
+  expect_equal(emax_prob_vec(truth, d$p, smoother = "lowess"),
+    emax_vec(d$p, d$y, smoother = "lowess")
+  )
+  expect_warning(
+    e90_prob_vec(truth, d$p, smoother = "lowess", span = 0.5),
+    class = "aurc_warning_ignored"
+  )
+})
