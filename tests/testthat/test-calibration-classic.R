@@ -363,6 +363,18 @@ test_that("smoother reaches the intervals, comparisons and labels", {
   ))
 })
 
+test_that("compare_groups() takes the lowess smoother", {
+  d <- classic_data(400, 91)
+  df <- data.frame(p = d$p, y = d$y, g = rep(c("a", "b"), 200))
+  r <- compare_groups(df, p, correct = y, group = g, metric = "ici",
+    method = "bootstrap", times = 20, smoother = "lowess"
+  )
+  expect_equal(r$groups$estimate, c(
+    ici_vec(d$p[df$g == "a"], d$y[df$g == "a"], smoother = "lowess"),
+    ici_vec(d$p[df$g == "b"], d$y[df$g == "b"], smoother = "lowess")
+  ))
+})
+
 test_that("HL and U hold their level under calibration (simulation)", {
   # 500 data sets of n = 500 calibrated confidences: the rejection rate at
   # 5% is near 5% (a binomial standard error of 1%)
