@@ -343,8 +343,8 @@ warn_recalibration_undefined <- function(what, why, call) {
 #' smoothing scatterplots. Journal of the American Statistical Association
 #' 74(368), 829-836.
 #'
-#' Harrell, F. E. (2024). rms: Regression Modeling Strategies. R package,
-#' function `val.prob()`.
+#' Harrell, F. E. rms: Regression Modeling Strategies. R package (version
+#' 6.5-0 checked), function `val.prob()`.
 #' @seealso [calibration_slope()], [calibration_test()], [smooth_ece()],
 #'   [unreliability_index()].
 #' @examples

@@ -35,8 +35,8 @@
 #'      outcomes (two parameters estimated);
 #'    * `df = G` with `fitted = FALSE`: when the confidences were fixed
 #'      before these outcomes were seen, as for a classifier evaluated on
-#'      held-out data (Hosmer, Lemeshow and Sturdivant 2013, Sec. 5.5,
-#'      external validation).
+#'      held-out data (Hosmer, Lemeshow and Sturdivant 2013, ch. 5, on
+#'      external validation: no parameter is estimated).
 #'
 #' On held-out data use `fitted = FALSE`: with `df = G - 2` the test
 #' rejects calibrated confidences too often. Simulated rejection rates at
@@ -113,15 +113,15 @@
 #' Epidemiology and Biostatistics 5(4), 251-253.
 #'
 #' Hosmer, D. W., Lemeshow, S., Sturdivant, R. X. (2013). Applied Logistic
-#' Regression, 3rd edition. Wiley. Sec. 5.2.2 and 5.5.
+#' Regression, 3rd edition. Wiley. Chapter 5.
 #'
 #' Kramer, A. A., Zimmerman, J. E. (2007). Assessing the calibration of
 #' mortality benchmarks in critical care: the Hosmer-Lemeshow test
 #' revisited. Critical Care Medicine 35(9), 2052-2056.
 #'
-#' Lele, S. R., Keim, J. L., Solymos, P. (2023). ResourceSelection:
-#' Resource Selection (Probability) Functions for Use-Availability Data. R
-#' package.
+#' Lele, S. R., Keim, J. L., Solymos, P. ResourceSelection: Resource
+#' Selection (Probability) Functions for Use-Availability Data. R package
+#' (version 0.3-6 checked), function `hoslem.test()`.
 #' @seealso [calibration_test()], [unreliability_index()], [ici()].
 #' @examples
 #' set.seed(1)

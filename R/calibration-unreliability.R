@@ -9,8 +9,7 @@
 #' The likelihood-ratio test of the logistic recalibration `logit P(y = 1)
 #' = a + b x`, `x = log(p / (1 - p))`, against the confidences as stated
 #' (`a = 0`, `b = 1`), and the indexes built on deviances that
-#' `rms::val.prob()` reports (Harrell 2015, Sec. 10.9), whose results it
-#' equals.
+#' `rms::val.prob()` reports (Harrell 2015), whose results it equals.
 #'
 #' @section Definitions:
 #' With confidences `p_i`, outcomes `y_i` (`correct`, 1 = the prediction
@@ -57,10 +56,10 @@
 #'   `q` (Q), `n` (the number of samples, or the sum of the weights).
 #' @references
 #' Harrell, F. E. (2015). Regression Modeling Strategies, 2nd edition.
-#' Springer. Sec. 10.9 and 4.5.
+#' Springer.
 #'
-#' Harrell, F. E. (2024). rms: Regression Modeling Strategies. R package,
-#' function `val.prob()`.
+#' Harrell, F. E. rms: Regression Modeling Strategies. R package (version
+#' 6.5-0 checked), function `val.prob()`.
 #'
 #' Cox, D. R. (1958). Two further applications of a model for binary
 #' regression. Biometrika 45(3/4), 562-565.
