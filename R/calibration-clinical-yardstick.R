@@ -26,7 +26,8 @@
 #' calibration slope has no yardstick direction (its target is 1) and is
 #' left to [calibration_slope()]. yardstick's averaging estimators are
 #' ignored with a warning of class `aurc_warning_ignored`; the
-#' `.estimator` is `"loess"` or `"logistic"`.
+#' `.estimator` is `"loess"`, `"lowess"` (`smoother = "lowess"`, the
+#' smooth of `rms::val.prob()`) or `"logistic"`.
 #'
 #' @inheritParams selective_prob_metrics
 #' @inheritParams ici
@@ -56,7 +57,7 @@ new_clinical_prob_form <- function(metric, vec = FALSE) {
   ), if (metric == "calibration_intercept") {
     list(eps = 1e-8)
   } else {
-    list(span = 0.75)
+    list(span = 0.75, smoother = "loess")
   })
   body <- rlang::call2("clinical_prob_eval", metric, vec, quote(...))
   fn <- rlang::new_function(args, body, env = topenv())
@@ -85,7 +86,15 @@ clinical_prob_eval <- function(.metric, .vec, ...,
     )
   }
   intercept <- .metric == "calibration_intercept"
-  if (intercept) check_eps(.env$eps, call) else check_span(.env$span, call)
+  smoother <- "logistic"
+  if (intercept) {
+    check_eps(.env$eps, call)
+  } else {
+    check_span(.env$span, call)
+    smoother <- check_smoother(.env$smoother, !identical(.env$span, 0.75),
+      call
+    )
+  }
   check_bool(.env$na_rm, arg = "na_rm", call = call)
   event_level <- check_choice(.env$event_level, c("first", "second"),
     arg = "event_level", call = call
@@ -116,7 +125,7 @@ clinical_prob_eval <- function(.metric, .vec, ...,
       ))
     }
     d <- ici_distances(conf, correct, w, .env$span, .env$na_rm, call,
-      convention = !binary
+      convention = !binary, smoother = smoother
     )
     ici_summaries(d, .metric, call)[[.metric]]
   }
@@ -124,7 +133,7 @@ clinical_prob_eval <- function(.metric, .vec, ...,
   rows <- if (is.null(cols$rows)) list(NULL) else cols$rows
   values <- vapply(rows, one, numeric(1))
   metric_tibble(cols$keys, paste0(.metric, "_prob"),
-    if (intercept) "logistic" else "loess",
+    smoother,
     matrix(values, ncol = 1)
   )
 }

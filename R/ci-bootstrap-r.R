@@ -30,12 +30,13 @@ ci_r_block_cells <- 2^24
 
 # Each kernel returns the values of `wanted` (a subset of the metrics of its
 # fit) on the data p (confidence), y (correct, 0/1) and w (case weights or
-# double()), with the options `o` (span, eps). Undefined values are NA,
-# with the metric's own classed warning.
+# double()), with the options `o` (span, smoother, eps). Undefined values
+# are NA, with the metric's own classed warning.
 ci_r_kernels <- list(
   loess = function(p, y, w, o, wanted, call) {
     input <- list(confidence = p, correct = y, case_weights = w)
-    s <- ici_summaries(ici_smooth_distances(input, o$span, call),
+    s <- ici_summaries(
+      ici_smooth_distances(input, o$span, call, o$smoother %||% "loess"),
       intersect(wanted, c("e50", "e90")), call
     )
     unlist(s[wanted])

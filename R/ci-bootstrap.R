@@ -380,7 +380,7 @@ ci_check_options <- function(options, metrics, call) {
   known <- c(
     "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
     "smooth_method", "corp_score", "edges", "max_rejection", "coverage_range",
-    "rule", "tpr", "span", "eps"
+    "rule", "tpr", "span", "smoother", "eps"
   )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {
@@ -396,7 +396,8 @@ ci_check_options <- function(options, metrics, call) {
     estimator = "alpha", method = "trapezoid", optimum = "exact",
     coverage = 0.5, risk = 0.5, n_bins = 10, sigma = NULL,
     smooth_method = "fine", corp_score = "brier", max_rejection = 1,
-    rule = "tie_closed", tpr = 0.95, span = 0.75, eps = 1e-8
+    rule = "tie_closed", tpr = 0.95, span = 0.75, smoother = "loess",
+    eps = 1e-8
   )
   out[names(options)] <- options
   # an option a metric requires (no default in the registry) must be given
@@ -429,6 +430,10 @@ ci_check_options <- function(options, metrics, call) {
     arg = "options$corp_score", call = call
   )
   check_span(out$span, call)
+  # (a span given with lowess is warned about where the user gives it)
+  out$smoother <- check_smoother(out$smoother, FALSE, call,
+    arg = "options$smoother"
+  )
   out$eps <- check_eps(out$eps, call)
   out
 }

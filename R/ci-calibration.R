@@ -31,7 +31,8 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
   n_bins <- check_number(n_bins, 1, 1e6, whole = TRUE, call = call)
   defaults <- list(
     sigma = NULL, smooth_method = "fine", corp_score = "brier",
-    binning = "adaptive", n_bins_given = FALSE, span = 0.75, eps = 1e-8
+    binning = "adaptive", n_bins_given = FALSE, span = 0.75, eps = 1e-8,
+    smoother = "loess", span_given = FALSE
   )
   calibration <- utils::modifyList(defaults, as.list(calibration))
   binning <- check_choice(calibration$binning, ci_binnings,
@@ -59,6 +60,9 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
     arg = "corp_score", call = call
   )
   span <- check_span(calibration$span, call)
+  smoother <- check_smoother(calibration$smoother,
+    isTRUE(calibration$span_given) && any(cal %in% ici_metrics), call
+  )
   eps <- check_eps(calibration$eps, call)
   bins <- if (binning == "adaptive") {
     "adaptive"
@@ -73,8 +77,13 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
     switch(m,
       ece = , mce = , debiased_l2_ce = bins,
       smooth_ece = smooth_label,
-      ici = , e50 = , e90 = , emax = if (span == 0.75) "loess" else
-        paste0("loess/span=", format(span)),
+      ici = , e50 = , e90 = , emax = if (smoother == "lowess") {
+        "lowess"
+      } else if (span == 0.75) {
+        "loess"
+      } else {
+        paste0("loess/span=", format(span))
+      },
       brier_score = , scaled_brier_score = , log_loss = "binary",
       calibration_slope = , calibration_intercept = if (eps == 1e-8) {
         "logistic"
@@ -92,6 +101,7 @@ ci_calibration_spec <- function(spec, cal, n_bins, calibration, call) {
   spec$corp_score <- corp_score
   spec$binning <- binning
   spec$span <- span
+  spec$smoother <- smoother
   spec$eps <- eps
   spec
 }

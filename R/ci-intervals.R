@@ -281,6 +281,8 @@
 #' @param corp_score Score of the CORP parts, `"brier"` or `"log"`.
 #' @param span The loess span of `"ici"`, `"e50"`, `"e90"` and `"emax"`
 #'   (as [ici()]).
+#' @param smoother The smoother of `"ici"`, `"e50"`, `"e90"` and `"emax"`,
+#'   `"loess"` or `"lowess"` (that of `rms::val.prob()`; as [ici()]).
 #' @param eps The clipping of the confidence of `"calibration_slope"` and
 #'   `"calibration_intercept"` (as [calibration_slope()]).
 #' @param threads Bootstrap threads (the result does not depend on it).
@@ -332,7 +334,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
                          rule = "tie_closed", tpr = 0.95,
                          sigma = NULL, smooth_method = "fine",
                          corp_score = "brier", binning = "adaptive",
-                         span = 0.75, eps = 1e-8,
+                         span = 0.75, smoother = "loess", eps = 1e-8,
                          na_rm = FALSE, case_weights = NULL, threads = 1) {
   check_dots(...)
   bound <- ci_with_bound_metrics(metrics)
@@ -345,7 +347,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     calibration = list(
       sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
       binning = binning, n_bins_given = !missing(n_bins), span = span,
-      eps = eps
+      span_given = !missing(span), smoother = smoother, eps = eps
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr
@@ -412,7 +414,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
                              rule = "tie_closed", tpr = 0.95,
                              sigma = NULL, smooth_method = "fine",
                              corp_score = "brier", binning = "adaptive",
-                             span = 0.75, eps = 1e-8,
+                             span = 0.75, smoother = "loess", eps = 1e-8,
                              na_rm = FALSE, case_weights = NULL,
                              threads = 1) {
   check_dots(...)
@@ -426,7 +428,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
     calibration = list(
       sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
       binning = binning, n_bins_given = !missing(n_bins), span = span,
-      eps = eps
+      span_given = !missing(span), smoother = smoother, eps = eps
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr
@@ -866,7 +868,8 @@ ci_options <- function(spec) {
     smooth_method = if (is.null(spec$smooth_method)) "fine" else
       spec$smooth_method,
     corp_score = if (is.null(spec$corp_score)) "brier" else spec$corp_score,
-    edges = spec$edges, span = spec$span %||% 0.75, eps = spec$eps %||% 1e-8
+    edges = spec$edges, span = spec$span %||% 0.75,
+    smoother = spec$smoother %||% "loess", eps = spec$eps %||% 1e-8
   )
 }
 

@@ -164,7 +164,8 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
                            coverage = NULL, risk = NULL, n_bins = 10,
                            max_rejection = 1, coverage_range = NULL,
                            rule = "tie_closed", tpr = 0.95,
-                           binning = "adaptive", span = 0.75, eps = 1e-8,
+                           binning = "adaptive", span = 0.75,
+                           smoother = "loess", eps = 1e-8,
                            na_rm = FALSE, case_weights = NULL,
                            threads = 1) {
   check_dots(...)
@@ -183,7 +184,8 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
     optimum, coverage, risk, n_bins, threads,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     calibration = list(binning = binning, n_bins_given = !missing(n_bins),
-      span = span, eps = eps
+      span = span, eps = eps, smoother = smoother,
+      span_given = !missing(span)
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr,

@@ -149,7 +149,7 @@ compare_scores <- function(data, scores, loss, ..., model = NULL,
                            n_bins = 10, max_rejection = 1,
                            coverage_range = NULL, rule = "tie_closed",
                            tpr = 0.95, binning = "adaptive", span = 0.75,
-                           eps = 1e-8, na_rm = FALSE,
+                           smoother = "loess", eps = 1e-8, na_rm = FALSE,
                            case_weights = NULL, threads = 1) {
   check_dots(...)
   bound <- ci_with_bound_metrics(metric, arg = "metric")
@@ -194,7 +194,8 @@ compare_scores <- function(data, scores, loss, ..., model = NULL,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     n_bins_given = !missing(n_bins), call = call,
     max_rejection = max_rejection, coverage_range = coverage_range,
-    rule = rule, tpr = tpr, span = span, eps = eps
+    rule = rule, tpr = tpr, span = span, eps = eps,
+    smoother = smoother, span_given = !missing(span)
   )
   if (is.null(long)) res else compare_long_names(res, long)
 }
@@ -210,7 +211,8 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
                                call, max_rejection = 1,
                                coverage_range = NULL, rule = "tie_closed",
                                tpr = 0.95, span = 0.75, eps = 1e-8,
-                               groups = NULL) {
+                               groups = NULL, smoother = "loess",
+                               span_given = FALSE) {
   if (!rlang::is_string(metric)) {
     abort_aurc(
       "{.arg metric} must be a single metric name, not
@@ -223,7 +225,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     optimum, coverage, risk, n_bins, threads,
     ignored = ignored,
     calibration = list(binning = binning, n_bins_given = n_bins_given,
-      span = span, eps = eps
+      span = span, eps = eps, smoother = smoother, span_given = span_given
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr,

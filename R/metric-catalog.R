@@ -96,19 +96,21 @@ metric_catalog_more <- list(
     "calibration", "minimize", "correct", options = "corp_score"
   ),
   ici = new_catalog_entry("ici", "integrated calibration index (ICI)",
-    "calibration", "minimize", "correct", options = "span",
+    "calibration", "minimize", "correct", options = c("span", "smoother"),
     undefined = "own", replicate = "loess"
   ),
   e50 = new_catalog_entry("e50", "median calibration error (E50)",
-    "calibration", "minimize", "correct", options = "span", counts = TRUE,
+    "calibration", "minimize", "correct", options = c("span", "smoother"),
+    counts = TRUE,
     undefined = "own", replicate = "loess"
   ),
   e90 = new_catalog_entry("e90", "90th percentile calibration error (E90)",
-    "calibration", "minimize", "correct", options = "span", counts = TRUE,
+    "calibration", "minimize", "correct", options = c("span", "smoother"),
+    counts = TRUE,
     undefined = "own", replicate = "loess"
   ),
   emax = new_catalog_entry("emax", "maximum smoothed calibration error (Emax)",
-    "calibration", "minimize", "correct", options = "span",
+    "calibration", "minimize", "correct", options = c("span", "smoother"),
     undefined = "own", replicate = "loess"
   ),
   calibration_slope = new_catalog_entry("calibration_slope",
