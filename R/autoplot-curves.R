@@ -169,33 +169,7 @@ rc_curve_plot <- function(object, type, references, full_range, risk_scale,
     )
   )
   if (!is.null(band)) {
-    # under the lines: one ribbon per group, in the group's colour
-    ribbon <- tibble::tibble(
-      coverage = band$coverage, lower = band$.lower, upper = band$.upper,
-      group = factor(group_of(band), levels = groups)
-    )
-    p <- p + if (grouped) {
-      ggplot2::geom_ribbon(
-        ggplot2::aes(
-          x = .data$coverage, ymin = .data$lower, ymax = .data$upper,
-          group = .data$group, fill = .data$group
-        ),
-        data = ribbon, alpha = 0.2, inherit.aes = FALSE
-      )
-    } else {
-      ggplot2::geom_ribbon(
-        ggplot2::aes(
-          x = .data$coverage, ymin = .data$lower, ymax = .data$upper
-        ),
-        data = ribbon, fill = "grey55", alpha = 0.35, inherit.aes = FALSE
-      )
-    }
-    if (grouped) {
-      p <- p + ggplot2::scale_fill_manual(
-        values = aurc_palette(length(groups)), breaks = groups,
-        guide = "none"
-      )
-    }
+    p <- p + band_layers(band, group_of(band), groups, grouped)
   }
   p <- p +
     ggplot2::geom_line() +
@@ -252,6 +226,34 @@ rc_curve_plot <- function(object, type, references, full_range, risk_scale,
       )
   }
   p
+}
+
+# The ribbon of a band under the lines of rc_curve_plot(): one per group,
+# in the group's colour (grey for one curve). `group`: the group of each
+# row of `band`; `groups`: all groups, in the plot's order.
+band_layers <- function(band, group, groups, grouped) {
+  ribbon <- tibble::tibble(
+    coverage = band$coverage, lower = band$.lower, upper = band$.upper,
+    group = factor(group, levels = groups)
+  )
+  if (!grouped) {
+    return(list(ggplot2::geom_ribbon(
+      ggplot2::aes(x = .data$coverage, ymin = .data$lower, ymax = .data$upper),
+      data = ribbon, fill = "grey55", alpha = 0.35, inherit.aes = FALSE
+    )))
+  }
+  list(
+    ggplot2::geom_ribbon(
+      ggplot2::aes(
+        x = .data$coverage, ymin = .data$lower, ymax = .data$upper,
+        group = .data$group, fill = .data$group
+      ),
+      data = ribbon, alpha = 0.2, inherit.aes = FALSE
+    ),
+    ggplot2::scale_fill_manual(
+      values = aurc_palette(length(groups)), breaks = groups, guide = "none"
+    )
+  )
 }
 
 # The risk axis: linear, or transformed so that low risks get room (see

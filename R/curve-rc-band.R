@@ -61,10 +61,25 @@
 #' The square root stabilises the variance of a mean of losses near 0,
 #' where the selective risk of a good model lies at low coverage: the band
 #' on the risk scale itself (`transform = "identity"`) is symmetric and
-#' misses the true curve there when few failures were seen. In the
-#' simulation of `inst/scripts/ci-band-coverage.R` (1000 data sets of
-#' n = 1000, 1000 replicates each) the 95% bands held the whole true curve
-#' as the table in the vignette "How honest are the intervals?" reports.
+#' misses the true curve there when few failures were seen.
+#'
+#' @section Coverage:
+#' Measured by `inst/scripts/ci-band-coverage.R`: 1000 data sets of
+#' n = 1000 cases per model, 1000 replicates per band, the grid 0.1, 0.11,
+#' ..., 1, and the true curve computed exactly from the model (it agreed
+#' with the curve of one sample of 1e7 cases within 5e-4). The share of
+#' 95% bands that held the whole true curve (Monte Carlo standard error
+#' 0.7 points):
+#'
+#' | model | `"sqrt"` (default) | `"identity"` |
+#' |---|---|---|
+#' | continuous score, 0/1 loss, risk 0.05 at coverage 0.1 | 96.6% | 92.4% |
+#' | 8 tied score values, 0/1 loss | 96.0% | 92.1% |
+#' | continuous score, exponential loss | 96.7% | 97.1% |
+#'
+#' The same numbers hold for the generalized risk (see above). The default
+#' is slightly conservative; the symmetric band under-covers with 0/1
+#' losses, at low coverage.
 #'
 #' @inheritParams rc_curve
 #' @inheritParams selective_ci
@@ -124,8 +139,10 @@ rc_band <- function(data, score, loss, ..., coverage = seq(0.1, 1, by = 0.01),
   }
   curve <- rc_curve_from_values(values, groups, na_rm, call)
   parts <- lapply(seq_along(groups$rows), function(g) {
-    v <- lapply(values, function(x) if (is.null(x)) NULL else
-      x[groups$rows[[g]]])
+    rows <- groups$rows[[g]]
+    v <- lapply(values, function(x) {
+      if (is.null(x)) NULL else x[rows]
+    })
     out <- rc_band_one(spec, v, times, indices, na_rm, threads, call)
     if (!is.null(groups$keys)) {
       for (nm in c("band", "critical")) {
@@ -243,8 +260,8 @@ rc_band_one <- function(spec, v, times, indices, na_rm, threads, call) {
     list(v$score), v$loss, w, "aurc", NULL, times, strata, cluster,
     indices, threads, "percentile", spec$conf_level, NULL, call
   )
-  K <- length(spec$coverage)
-  rc_band_check_size(input$times, K, call)
+  k <- length(spec$coverage)
+  rc_band_check_size(input$times, k, call)
   rc_band_warn_few(input, spec$coverage[1], call)
   e <- loss_scale_exponent(input$loss)
   loss <- if (e != 0) times_pow2(input$loss, -e) else input$loss
@@ -267,7 +284,7 @@ rc_band_one <- function(spec, v, times, indices, na_rm, threads, call) {
   degenerate <- lapply(bands, `[[`, "degenerate")
   rc_band_warn_degenerate(degenerate, spec$coverage, types, call)
   band <- tibble::tibble(
-    type = rep(types, each = K),
+    type = rep(types, each = k),
     coverage = rep(spec$coverage, 2),
     .estimate = c(res$estimate),
     .lower = unlist(lapply(bands, `[[`, "lower")),
@@ -320,13 +337,14 @@ rc_band_maxt <- function(estimate, replicates, spec) {
   )
 }
 
-rc_band_check_size <- function(times, K, call) {
-  if (times * K * 2 <= ci_bootstrap_max_cells) return(invisible())
+rc_band_check_size <- function(times, k, call) {
+  if (times * k * 2 <= ci_bootstrap_max_cells) return(invisible())
   abort_aurc(
     c(
       "{.arg times} x {.arg coverage} is too large.",
       x = paste(
-        "{format(times, big.mark = ',')} replicates x {K} coverages x 2",
+        "{format(times, big.mark = ',', scientific = FALSE)} replicates x",
+        "{k} coverages x 2",
         "curves exceed the limit of",
         "{format(ci_bootstrap_max_cells, big.mark = ',')} values."
       )

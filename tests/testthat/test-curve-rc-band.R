@@ -2,10 +2,10 @@
 # of tied scores above the one where the accepted count a = c N falls, and
 # that share of it at its mean loss.
 literal_band_risk <- function(s, l, w = rep(1, length(s)), coverage) {
-  N <- sum(w)
+  total <- sum(w)
   t <- sort(unique(s[w > 0]), decreasing = TRUE)
   sel <- vapply(coverage, function(c) {
-    a <- c * N
+    a <- c * total
     for (u in t) {
       above <- s > u
       n_above <- sum(w[above])
