@@ -25,11 +25,15 @@
 #' bootstrap is not consistent at the jumps.) Without ties the two differ
 #' by at most one case's loss over `a`.
 #'
-#' The grid starts at `coverage = 0.1` by default, not at 0: at a coverage
-#' of a few cases the selective risk is the mean loss of those cases, and
-#' no band over it is both honest and useful. With fewer than 20 cases
-#' accepted at the smallest coverage, a classed warning
-#' (`aurc_warning_band_few_cases`) says so.
+#' The grid does not start at 0: at a coverage of a few cases the selective
+#' risk is the mean loss of those cases, and no band over it is both honest
+#' and useful. By default (`coverage = NULL`) it runs in steps of 0.01 from
+#' the smallest coverage that accepts 100 cases (the rows frequency weights
+#' stand for), and at least 0.1, to 1: from 0.1 for `n >= 1000`, from 0.34
+#' for `n = 300`, from 0.5 at most. A grid whose smallest coverage accepts
+#' fewer than 100 cases gets a classed warning
+#' (`aurc_warning_band_few_cases`): with a few failures among them the
+#' band can miss the curve there (see Coverage).
 #'
 #' @section Method:
 #' A bootstrap max-t (studentized sup) band (Montiel Olea and
@@ -84,7 +88,9 @@
 #' @inheritParams rc_curve
 #' @inheritParams selective_ci
 #' @param coverage The grid of coverages the band is over: increasing,
-#'   in `(0, 1]`, at least 2 values. By default 0.1, 0.11, ..., 1.
+#'   in `(0, 1]`, at least 2 values; or `NULL` (default): 0.01 steps from
+#'   the smallest coverage that accepts 100 cases, at least 0.1, to 1 (see
+#'   What the band is over).
 #' @param conf_level The simultaneous confidence level, strictly between 0
 #'   and 1.
 #' @param times Number of bootstrap replicates (whole, at least 2; with
@@ -118,7 +124,7 @@
 #' ggplot2::autoplot(band)
 #' ggplot2::autoplot(band, type = "generalized")
 #' @export
-rc_band <- function(data, score, loss, ..., coverage = seq(0.1, 1, by = 0.01),
+rc_band <- function(data, score, loss, ..., coverage = NULL,
                     conf_level = 0.95, times = 1000, transform = "sqrt",
                     strata = NULL, cluster = NULL, indices = NULL,
                     na_rm = FALSE, case_weights = NULL, threads = 1) {
@@ -162,7 +168,7 @@ rc_band <- function(data, score, loss, ..., coverage = seq(0.1, 1, by = 0.01),
 
 #' @rdname rc_band
 #' @export
-rc_band_vec <- function(score, loss, ..., coverage = seq(0.1, 1, by = 0.01),
+rc_band_vec <- function(score, loss, ..., coverage = NULL,
                         conf_level = 0.95, times = 1000, transform = "sqrt",
                         strata = NULL, cluster = NULL, indices = NULL,
                         na_rm = FALSE, case_weights = NULL, threads = 1) {
@@ -198,9 +204,10 @@ new_rc_band <- function(band, critical, curve, spec, times,
 rc_band_spec <- function(coverage, conf_level, transform, call) {
   conf_level <- check_number(conf_level, 0, 1, open = TRUE, call = call)
   transform <- check_choice(transform, c("sqrt", "identity"), call = call)
-  if (!is.numeric(coverage) || is.object(coverage) || length(coverage) < 2 ||
+  if (!is.null(coverage) && (!is.numeric(coverage) || is.object(coverage) ||
+    length(coverage) < 2 ||
     anyNA(coverage) || any(coverage <= 0 | coverage > 1) ||
-    any(diff(coverage) <= 0)) {
+    any(diff(coverage) <= 0))) {
     abort_aurc(
       c(
         paste(
@@ -208,13 +215,14 @@ rc_band_spec <- function(coverage, conf_level, transform, call) {
           "(0, 1]."
         ),
         x = "It is {.obj_type_friendly {coverage}}{rc_band_range(coverage)}.",
-        i = "The default is {.code seq(0.1, 1, by = 0.01)}."
+        i = "{.code NULL} (the default) chooses the grid (see {.help rc_band})."
       ),
       class = "aurc_error_value", call = call
     )
   }
   list(
-    coverage = as.double(coverage), conf_level = conf_level,
+    coverage = if (!is.null(coverage)) as.double(coverage),
+    conf_level = conf_level,
     transform = transform
   )
 }
@@ -260,9 +268,11 @@ rc_band_one <- function(spec, v, times, indices, na_rm, threads, call) {
     list(v$score), v$loss, w, "aurc", NULL, times, strata, cluster,
     indices, threads, "percentile", spec$conf_level, NULL, call
   )
+  rows <- rc_band_rows(input)
+  if (is.null(spec$coverage)) spec$coverage <- rc_band_grid(rows)
   k <- length(spec$coverage)
   rc_band_check_size(input$times, k, call)
-  rc_band_warn_few(input, spec$coverage[1], call)
+  rc_band_warn_few(rows, spec$coverage[1], call)
   e <- loss_scale_exponent(input$loss)
   loss <- if (e != 0) times_pow2(input$loss, -e) else input$loss
   seed <- if (is.null(input$indices)) ci_bootstrap_seed() else c(0, 0)
@@ -353,21 +363,37 @@ rc_band_check_size <- function(times, k, call) {
   )
 }
 
-# Fewer than 20 cases (rows that frequency weights stand for) accepted at
-# the smallest coverage of the grid.
-rc_band_warn_few <- function(input, c_min, call) {
-  rows <- if (length(input$case_weights) && !input$n_clusters) {
+# The cases of a band (the rows frequency weights stand for).
+rc_band_rows <- function(input) {
+  if (length(input$case_weights) && !input$n_clusters) {
     sum(input$case_weights)
   } else {
     input$n
   }
-  if (c_min * rows >= 20) return(invisible())
+}
+
+# The default grid: steps of 0.01 from the smallest coverage that accepts
+# rc_band_min_cases cases, and at least 0.1, to 1 (from 0.5 at most).
+rc_band_min_cases <- 100
+rc_band_grid <- function(rows) {
+  c_min <- max(0.1, ceiling(100 * rc_band_min_cases / rows) / 100)
+  seq(min(c_min, 0.5), 1, by = 0.01)
+}
+
+# Fewer than rc_band_min_cases cases accepted at the smallest coverage of
+# the grid.
+rc_band_warn_few <- function(rows, c_min, call) {
+  if (c_min * rows >= rc_band_min_cases * (1 - 1e-9)) return(invisible())
   warn_aurc(
     c(
-      "The band at coverage {format(c_min)} rests on fewer than 20 cases.",
+      paste(
+        "The band at coverage {format(c_min)} rests on fewer than",
+        "{rc_band_min_cases} cases."
+      ),
       i = paste(
         "{format(c_min * rows, digits = 3)} of {format(rows, digits = 3)}",
-        "cases are accepted there: start {.arg coverage} higher."
+        "cases are accepted there; it may miss the curve (see ?rc_band):",
+        "start {.arg coverage} higher."
       )
     ),
     class = "aurc_warning_band_few_cases", call = call

@@ -147,11 +147,14 @@ test_that("set.seed() reproduces the band; it narrows with n", {
   s <- stats::runif(4000)
   l <- stats::rbinom(4000, 1, 0.4 * (1 - s))
   set.seed(9)
-  a <- quiet_band(s[1:400], l[1:400], times = 200)
+  grid <- seq(0.3, 1, by = 0.01)
+  a <- quiet_band(s[1:400], l[1:400], coverage = grid, times = 200)
   set.seed(9)
-  b <- quiet_band(s[1:400], l[1:400], times = 200, threads = 2)
+  b <- quiet_band(s[1:400], l[1:400], coverage = grid, times = 200,
+    threads = 2
+  )
   expect_identical(a$.lower, b$.lower)
-  big <- quiet_band(s, l, times = 200)
+  big <- quiet_band(s, l, coverage = grid, times = 200)
   ratio <- mean(a$.upper - a$.lower) / mean(big$.upper - big$.lower)
   # widths shrink as 1 / sqrt(n): sqrt(10) = 3.2
   expect_gt(ratio, 2.4)
@@ -168,7 +171,8 @@ test_that("strata, clusters and grouped data frames", {
     cl = rep(1:100, each = 4)
   )
   b <- quiet_band_df(df, score, loss, strata = st, times = 50)
-  expect_equal(nrow(b), 2 * 91)
+  # the default grid: from the coverage of 100 cases, 0.25, to 1
+  expect_equal(unique(b$coverage), seq(0.25, 1, by = 0.01))
   bc <- quiet_band_df(df, score, loss, cluster = cl, times = 50)
   expect_equal(bc$.estimate, b$.estimate)
   skip_if_not_installed("dplyr")
@@ -177,7 +181,8 @@ test_that("strata, clusters and grouped data frames", {
     "model", "type", "coverage", ".estimate", ".lower", ".upper",
     ".std_error"
   ))
-  expect_equal(nrow(g), 4 * 91)
+  # 200 cases per group: from coverage 0.5
+  expect_equal(nrow(g), 4 * 51)
   one <- quiet_band(df$score[1:200], df$loss[1:200], times = 2)
   expect_equal(g$.estimate[g$model == "a"], one$.estimate)
   crit <- attr(g, "critical_value")
@@ -209,6 +214,14 @@ test_that("classed errors and warnings", {
   expect_warning(rc_band_vec(s, l, times = 20),
     class = "aurc_warning_band_few_cases"
   )
+  # the default grid of 1000 cases starts at 0.1: 100 cases, no warning
+  expect_no_warning(rc_band_vec(seq_len(1000), rep(0:1, 500), times = 20))
+  expect_warning(
+    rc_band_vec(seq_len(1000), rep(0:1, 500), times = 20,
+      coverage = c(0.09, 1)
+    ),
+    class = "aurc_warning_band_few_cases"
+  )
   expect_warning(rc_band_vec(1:200, rep(0, 200), times = 20),
     class = "aurc_warning_band_degenerate"
   )
@@ -231,7 +244,7 @@ test_that("whole-curve coverage in a small simulation", {
   # 200 data sets of 1000 cases (inst/scripts/ci-band-coverage.R runs
   # 1000 and more models)
   set.seed(44)
-  grid <- seq(0.1, 1, by = 0.01)
+  grid <- seq(0.1, 1, by = 0.01) # the default grid at n = 1000
   truth <- (0.05 * grid + 0.35 * grid^3 / 3) / grid
   hit <- replicate(200, {
     s <- stats::runif(1000)
