@@ -249,7 +249,7 @@ test_that("whole-curve coverage in a small simulation", {
   hit <- replicate(200, {
     s <- stats::runif(1000)
     l <- stats::rbinom(1000, 1, 0.05 + 0.35 * (1 - s)^2)
-    b <- rc_band_vec(s, l, times = 500)
+    b <- quiet_band(s, l, times = 500)
     b <- b[b$type == "selective", ]
     all(b$.lower <= truth & truth <= b$.upper)
   })
