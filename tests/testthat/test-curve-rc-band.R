@@ -255,3 +255,28 @@ test_that("whole-curve coverage in a small simulation", {
   })
   expect_gt(mean(hit), 0.9)
 })
+
+test_that("importance weights: cases resampled, each with its weight", {
+  skip_if_not_installed("hardhat")
+  set.seed(1)
+  s <- stats::runif(300)
+  l <- stats::rbinom(300, 1, 0.3)
+  w <- stats::runif(300)
+  grid <- seq(0.4, 1, by = 0.1)
+  imp <- quiet_band(s, l, coverage = grid, times = 50,
+    case_weights = hardhat::importance_weights(w)
+  )
+  freq <- quiet_band(s, l, coverage = grid, times = 50, case_weights = w)
+  expect_equal(imp$.estimate, freq$.estimate)
+  # the default grid counts the cases, not the weights' sum
+  imp_default <- quiet_band(s, l, times = 2,
+    case_weights = hardhat::importance_weights(w)
+  )
+  expect_equal(min(imp_default$coverage), 0.34)
+  expect_error(
+    rc_band_vec(s, l, case_weights = hardhat::importance_weights(w),
+      indices = matrix(1L, 2, 300)
+    ),
+    class = "aurc_error_value"
+  )
+})
