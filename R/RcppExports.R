@@ -73,6 +73,10 @@ balanced_metric_impl <- function(score, loss, cls, n_classes, case_weights, metr
     .Call(`_aurc_balanced_metric_impl`, score, loss, cls, n_classes, case_weights, metric, threads)
 }
 
+rc_band_impl <- function(score, loss, case_weights, strata, n_strata, cluster, n_clusters, indices, times, seed, coverage, threads, progress = NULL) {
+    .Call(`_aurc_rc_band_impl`, score, loss, case_weights, strata, n_strata, cluster, n_clusters, indices, times, seed, coverage, threads, progress)
+}
+
 weight_bias_impl <- function(beta, n, estimator) {
     .Call(`_aurc_weight_bias_impl`, beta, n, estimator)
 }

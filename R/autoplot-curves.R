@@ -81,6 +81,14 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
   references <- check_references(references)
   check_bool(full_range)
   risk_scale <- check_choice(risk_scale, c("linear", "sqrt", "log"))
+  rc_curve_plot(object, type, references, full_range, risk_scale)
+}
+
+# The plot of autoplot.aurc_rc_curve() (arguments checked), with the band
+# of autoplot.aurc_rc_band() drawn under the curves when `band` is given (a
+# data frame with the grouping columns, `coverage`, `.lower`, `.upper`).
+rc_curve_plot <- function(object, type, references, full_range, risk_scale,
+                          band = NULL, caption = NULL) {
   selective <- type == "selective"
   y_col <- if (selective) "selective_risk" else "generalized_risk"
   gv <- attr(object, "group_vars")
@@ -150,7 +158,7 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
   area_label <- paste(if (selective) "AURC" else "AUGRC", format_area(area))
   grouped <- length(gv) > 0
   colour <- if (grouped) rlang::sym("group") else rlang::sym("line")
-  y_top <- max(d$risk, na.rm = TRUE)
+  y_top <- max(c(d$risk, band$.upper), na.rm = TRUE)
   y_limits <- c(0, if (full_range) max(1, y_top) else y_top)
   if (y_limits[2] <= 0) y_limits[2] <- 1
   p <- ggplot2::ggplot(
@@ -159,7 +167,11 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
       x = .data$coverage, y = .data$risk, group = .data$path,
       linetype = .data$line, colour = !!colour
     )
-  ) +
+  )
+  if (!is.null(band)) {
+    p <- p + band_layers(band, group_of(band), groups, grouped)
+  }
+  p <- p +
     ggplot2::geom_line() +
     ggplot2::scale_x_continuous(limits = c(0, 1)) +
     # limits that hold every point (zoom with coord_cartesian, see above)
@@ -184,7 +196,8 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
       } else {
         "Generalized risk: loss of the accepted predictions / all predictions"
       },
-      colour = if (grouped) paste(gv, collapse = " / ") else NULL
+      colour = if (grouped) paste(gv, collapse = " / ") else NULL,
+      caption = caption
     ) +
     theme_aurc()
   if (grouped) {
@@ -213,6 +226,34 @@ autoplot.aurc_rc_curve <- function(object, type = "selective",
       )
   }
   p
+}
+
+# The ribbon of a band under the lines of rc_curve_plot(): one per group,
+# in the group's colour (grey for one curve). `group`: the group of each
+# row of `band`; `groups`: all groups, in the plot's order.
+band_layers <- function(band, group, groups, grouped) {
+  ribbon <- tibble::tibble(
+    coverage = band$coverage, lower = band$.lower, upper = band$.upper,
+    group = factor(group, levels = groups)
+  )
+  if (!grouped) {
+    return(list(ggplot2::geom_ribbon(
+      ggplot2::aes(x = .data$coverage, ymin = .data$lower, ymax = .data$upper),
+      data = ribbon, fill = "grey55", alpha = 0.35, inherit.aes = FALSE
+    )))
+  }
+  list(
+    ggplot2::geom_ribbon(
+      ggplot2::aes(
+        x = .data$coverage, ymin = .data$lower, ymax = .data$upper,
+        group = .data$group, fill = .data$group
+      ),
+      data = ribbon, alpha = 0.2, inherit.aes = FALSE
+    ),
+    ggplot2::scale_fill_manual(
+      values = aurc_palette(length(groups)), breaks = groups, guide = "none"
+    )
+  )
 }
 
 # The risk axis: linear, or transformed so that low risks get room (see

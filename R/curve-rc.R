@@ -59,7 +59,23 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
     ),
     c("score", "loss", "case_weights")
   )
-  groups <- data_groups(data)
+  rc_curve_from_values(values, data_groups(data), na_rm, call)
+}
+
+#' @rdname rc_curve
+#' @export
+rc_curve_vec <- function(score, loss, ..., na_rm = FALSE,
+                         case_weights = NULL) {
+  check_dots(...)
+  part <- rc_curve_groups(score, loss, case_weights, NULL, na_rm,
+    rlang::current_env()
+  )
+  new_rc_curve(part$curve, part$oracle, part$random)
+}
+
+# The curves of evaluated columns `values` (score, loss, case_weights) in
+# the groups of data_groups() (rows NULL: one curve of all values).
+rc_curve_from_values <- function(values, groups, na_rm, call) {
   part <- rc_curve_groups(values$score, values$loss, values$case_weights,
     groups$rows, na_rm, call
   )
@@ -72,17 +88,6 @@ rc_curve <- function(data, score, loss, ..., na_rm = FALSE,
   new_rc_curve(part$curve, part$oracle, part$random,
     group_vars = names(groups$keys)
   )
-}
-
-#' @rdname rc_curve
-#' @export
-rc_curve_vec <- function(score, loss, ..., na_rm = FALSE,
-                         case_weights = NULL) {
-  check_dots(...)
-  part <- rc_curve_groups(score, loss, case_weights, NULL, na_rm,
-    rlang::current_env()
-  )
-  new_rc_curve(part$curve, part$oracle, part$random)
 }
 
 new_rc_curve <- function(curve, oracle, random, group_vars = NULL) {

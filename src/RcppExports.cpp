@@ -281,6 +281,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// rc_band_impl
+Rcpp::List rc_band_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::IntegerVector& strata, int n_strata, const Rcpp::IntegerVector& cluster, int n_clusters, const Rcpp::IntegerMatrix& indices, double times, const Rcpp::NumericVector& seed, const Rcpp::NumericVector& coverage, int threads, SEXP progress);
+RcppExport SEXP _aurc_rc_band_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP strataSEXP, SEXP n_strataSEXP, SEXP clusterSEXP, SEXP n_clustersSEXP, SEXP indicesSEXP, SEXP timesSEXP, SEXP seedSEXP, SEXP coverageSEXP, SEXP threadsSEXP, SEXP progressSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type case_weights(case_weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type strata(strataSEXP);
+    Rcpp::traits::input_parameter< int >::type n_strata(n_strataSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cluster(clusterSEXP);
+    Rcpp::traits::input_parameter< int >::type n_clusters(n_clustersSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type indices(indicesSEXP);
+    Rcpp::traits::input_parameter< double >::type times(timesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type coverage(coverageSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(rc_band_impl(score, loss, case_weights, strata, n_strata, cluster, n_clusters, indices, times, seed, coverage, threads, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
 // weight_bias_impl
 Rcpp::NumericVector weight_bias_impl(const Rcpp::NumericVector& beta, const Rcpp::NumericVector& n, const std::string& estimator);
 RcppExport SEXP _aurc_weight_bias_impl(SEXP betaSEXP, SEXP nSEXP, SEXP estimatorSEXP) {
@@ -672,6 +694,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_ci_bootstrap_impl", (DL_FUNC) &_aurc_ci_bootstrap_impl, 23},
     {"_aurc_ci_bootstrap_counts_impl", (DL_FUNC) &_aurc_ci_bootstrap_counts_impl, 9},
     {"_aurc_balanced_metric_impl", (DL_FUNC) &_aurc_balanced_metric_impl, 7},
+    {"_aurc_rc_band_impl", (DL_FUNC) &_aurc_rc_band_impl, 13},
     {"_aurc_weight_bias_impl", (DL_FUNC) &_aurc_weight_bias_impl, 3},
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},

@@ -4,6 +4,7 @@
 // validated in R first (R/ci-bootstrap.R); the seed comes from R's RNG.
 #include "glue.h"
 #include "core/ci_bootstrap.h"
+#include "core/rc_band.h"
 
 using namespace aurc;
 
@@ -306,4 +307,58 @@ double balanced_metric_impl(const Rcpp::NumericVector& score,
   if (metric == "augrc_ba")
     return augrc_ba_sorted(d, col.cls.data(), col.n_classes, counts, 1, w);
   return aurc_ba_sorted(d, col.cls.data(), col.n_classes, counts, 1, w);
+}
+
+// The selective and generalized risk on a grid of coverages (core/
+// rc_band.h) of the data (the case weights as counts) and of `times`
+// bootstrap replicates drawn as ci_bootstrap_impl() draws them (the same
+// arguments and seed give the same resamples), or of the rows of
+// `indices` (B x m, 1-based input rows). coverage: ascending, in (0, 1]
+// (checked by the caller, R/curve-rc-band.R). Returns `estimate` (K x 2)
+// and `replicates` (B x K x 2; selective, then generalized).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List rc_band_impl(
+    const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss,
+    const Rcpp::NumericVector& case_weights,
+    const Rcpp::IntegerVector& strata, int n_strata,
+    const Rcpp::IntegerVector& cluster, int n_clusters,
+    const Rcpp::IntegerMatrix& indices, double times,
+    const Rcpp::NumericVector& seed, const Rcpp::NumericVector& coverage,
+    int threads, SEXP progress = R_NilValue) {
+  const std::size_t n = static_cast<std::size_t>(score.size());
+  if (static_cast<std::size_t>(loss.size()) != n)
+    Rcpp::stop("score and loss must have one length");
+  const std::size_t K = static_cast<std::size_t>(coverage.size());
+  RInterrupt check;
+  Rcpp::NumericMatrix s(static_cast<int>(n), 1);
+  std::copy(score.begin(), score.end(), s.begin());
+  Canonical d;
+  canonical_order(s, loss, case_weights, strata, cluster, d, threads);
+  RankingColumn col;
+  prepare_column(d.score.data(), d.loss.data(), n, col, check, threads);
+  ResamplePlan plan;
+  make_plan(n, ptr_or_null(d.weight), ptr_or_null(d.stratum),
+            static_cast<std::size_t>(n_strata), ptr_or_null(d.cluster),
+            static_cast<std::size_t>(n_clusters), plan);
+  // both risks are ratios of counts: counts may be scaled by a power of 2
+  set_count_scales(plan);
+  Rcpp::NumericMatrix estimate(static_cast<int>(K), 2);
+  rc_band_replicates(col, n, 1, coverage.begin(), K,
+                     JackknifeFill{plan, true}, estimate.begin());
+  const bool given = indices.nrow() > 0;
+  const std::size_t B = given ? static_cast<std::size_t>(indices.nrow())
+                              : static_cast<std::size_t>(times);
+  Rcpp::NumericVector reps = array3(B, K, 2);
+  if (given) {
+    const IndexFill fill{indices.begin(), B,
+                         static_cast<std::size_t>(indices.ncol()), d.position};
+    rc_band_replicates(col, n, B, coverage.begin(), K, fill, reps.begin(),
+                       check, RProgress{progress});
+  } else {
+    const PlanFill fill{plan, seed_arg(seed)};
+    rc_band_replicates(col, n, B, coverage.begin(), K, fill, reps.begin(),
+                       check, RProgress{progress});
+  }
+  return Rcpp::List::create(Rcpp::Named("estimate") = estimate,
+                            Rcpp::Named("replicates") = reps);
 }

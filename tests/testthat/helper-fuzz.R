@@ -112,6 +112,8 @@ fuzz_table <- function() {
     ause_ci = alist(data = DF, uncertainty = s, error = l, definition = "ilg", case_weights = w),
     sparsification_curve_vec = alist(uncertainty = S, error = L, definition = "ilg", na_rm = TRUE, case_weights = W),
     sparsification_curve = alist(data = DF, uncertainty = s, error = l, definition = "torch_uncertainty"),
+    rc_band_vec = alist(score = S, loss = L, coverage = c(0.5, 0.75, 1), conf_level = 0.9, times = 20, transform = "sqrt", case_weights = W),
+    rc_band = alist(data = DF, score = s, loss = f, coverage = c(0.5, 1), times = 20, strata = y, transform = "identity"),
     failure_roc_curve_vec = alist(score = S, failure = FL, na_rm = FALSE, case_weights = W),
     failure_roc_curve = alist(data = DF, score = s, failure = f, case_weights = w),
     failure_pr_curve_vec = alist(score = S, failure = FL, na_rm = TRUE, case_weights = W),
