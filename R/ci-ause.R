@@ -50,26 +50,17 @@ ause_ci <- function(data, uncertainty, error, ..., definition = "ilg",
                     conf_level = 0.95, na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  check_data_frame(data, call = call)
-  quos <- list(
-    uncertainty = rlang::enquo(uncertainty), error = rlang::enquo(error),
-    case_weights = rlang::enquo(case_weights)
-  )
-  values <- Map(
-    function(quo, arg) eval_column(data, quo, arg, call = call),
-    quos, names(quos)
-  )
   definition <- check_choice(definition, ause_definitions, call = call)
-  groups <- data_groups(data)
-  parts <- lapply(groups$rows, function(rows) {
-    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
-    ause_interval(v$uncertainty, v$error, definition, conf_level, na_rm,
-      v$case_weights, call
-    )
-  })
-  out <- do.call(rbind, parts)
-  if (is.null(groups$keys)) return(out)
-  tibble::as_tibble(c(groups$keys, out))
+  by <- ause_by_group(data, rlang::enquo(uncertainty), rlang::enquo(error),
+    rlang::enquo(case_weights), function(v) {
+      ause_interval(v$uncertainty, v$error, definition, conf_level, na_rm,
+        v$case_weights, call
+      )
+    }, call
+  )
+  out <- do.call(rbind, by$parts)
+  if (is.null(by$keys)) return(out)
+  tibble::as_tibble(c(by$keys, out))
 }
 
 #' @rdname ause_ci

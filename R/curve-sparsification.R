@@ -44,24 +44,15 @@ sparsification_curve <- function(data, uncertainty, error, ...,
                                  case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
-  check_data_frame(data, call = call)
-  quos <- list(
-    uncertainty = rlang::enquo(uncertainty), error = rlang::enquo(error),
-    case_weights = rlang::enquo(case_weights)
-  )
-  values <- Map(
-    function(quo, arg) eval_column(data, quo, arg, call = call),
-    quos, names(quos)
-  )
   definition <- check_choice(definition, ause_definitions, call = call)
-  groups <- data_groups(data)
-  parts <- lapply(groups$rows, function(rows) {
-    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
-    sparsification_one(v$uncertainty, v$error, definition, na_rm,
-      v$case_weights, call
-    )
-  })
-  sparsification_bind(parts, groups$keys, definition)
+  by <- ause_by_group(data, rlang::enquo(uncertainty), rlang::enquo(error),
+    rlang::enquo(case_weights), function(v) {
+      sparsification_one(v$uncertainty, v$error, definition, na_rm,
+        v$case_weights, call
+      )
+    }, call
+  )
+  sparsification_bind(by$parts, by$keys, definition)
 }
 
 #' @rdname sparsification_curve

@@ -94,28 +94,41 @@ ause <- function(data, uncertainty, error, ..., definition = "ilg",
                  na_rm = FALSE, case_weights = NULL) {
   check_dots(...)
   call <- rlang::current_env()
+  definition <- check_choice(definition, ause_definitions, call = call)
+  by <- ause_by_group(data, rlang::enquo(uncertainty), rlang::enquo(error),
+    rlang::enquo(case_weights), function(v) {
+      ause_value(v$uncertainty, v$error, definition, na_rm,
+        v$case_weights, call
+      )
+    }, call
+  )
+  out <- tibble::tibble(
+    .metric = "ause", .estimator = definition,
+    .estimate = as.numeric(unlist(by$parts))
+  )
+  if (is.null(by$keys)) return(out)
+  tibble::as_tibble(c(by$keys, out))
+}
+
+# The data-frame forms of the AUSE family (ause(), ause_ci(),
+# sparsification_curve()): the columns of `data`, then `fun` of each
+# group's columns (a list of uncertainty, error, case_weights). Returns
+# the group keys (NULL without groups) and one result per group.
+ause_by_group <- function(data, uncertainty, error, case_weights, fun,
+                          call) {
   check_data_frame(data, call = call)
   quos <- list(
-    uncertainty = rlang::enquo(uncertainty), error = rlang::enquo(error),
-    case_weights = rlang::enquo(case_weights)
+    uncertainty = uncertainty, error = error, case_weights = case_weights
   )
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
     quos, names(quos)
   )
-  definition <- check_choice(definition, ause_definitions, call = call)
   groups <- data_groups(data)
-  est <- vapply(groups$rows, function(rows) {
-    v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
-    ause_value(v$uncertainty, v$error, definition, na_rm, v$case_weights,
-      call
-    )
-  }, numeric(1))
-  out <- tibble::tibble(
-    .metric = "ause", .estimator = definition, .estimate = est
-  )
-  if (is.null(groups$keys)) return(out)
-  tibble::as_tibble(c(groups$keys, out))
+  parts <- lapply(groups$rows, function(rows) {
+    fun(lapply(values, function(x) if (is.null(x)) NULL else x[rows]))
+  })
+  list(keys = groups$keys, parts = parts)
 }
 
 #' @rdname ause
