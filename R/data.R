@@ -221,15 +221,29 @@ example_data_path <- function(file = "example-predictions.rds",
 }
 
 # Reads the stored example data (see inst/scripts/make-example-predictions.R
-# for the layout).
+# for the layout). The file (1.9 MB, xz) takes about 0.1 s to read, and the
+# vignettes and the demo call example_predictions() a dozen times, so the
+# last file read is kept for the session, keyed by its path, size and
+# modification time (a changed or other file is read again).
+example_data_cache <- new.env(parent = emptyenv())
+
 read_example_data <- function(call = rlang::caller_env()) {
-  data <- readRDS(example_data_path(call = call))
+  path <- example_data_path(call = call)
+  info <- file.info(path, extra_cols = FALSE)
+  key <- paste(normalizePath(path), info$size,
+               sprintf("%.6f", as.numeric(info$mtime)))
+  if (identical(example_data_cache$key, key)) {
+    return(example_data_cache$data)
+  }
+  data <- readRDS(path)
   if (!identical(data$format_version, 1L)) {
     cli::cli_abort(
       "The example data file has an unknown format version.",
       class = "aurc_error", call = call
     )
   }
+  example_data_cache$key <- key
+  example_data_cache$data <- data
   data
 }
 

@@ -206,6 +206,22 @@ test_that("shift-rankings.rds loads and has the documented shape", {
                tolerance = 0.05)
 })
 
+test_that("the example data are read once per file and session", {
+  first <- example_predictions(models = "lda", seeds = 1)
+  expect_identical(example_predictions(models = "lda", seeds = 1), first)
+  # another file is read, not the kept one: a copy gives the same values,
+  # and a changed copy is read again (here: an unknown format version)
+  dir <- withr::local_tempdir()
+  file.copy(example_data_path(), dir)
+  withr::local_options(aurc.example_data_dir = dir)
+  expect_identical(example_predictions(models = "lda", seeds = 1), first)
+  data <- readRDS(file.path(dir, "example-predictions.rds"))
+  data$format_version <- 2L
+  saveRDS(data, file.path(dir, "example-predictions.rds"), compress = FALSE)
+  expect_error(example_predictions(), "format version",
+               class = "aurc_error")
+})
+
 # the definitions of inst/scripts/make-vignette-results.R (everything before
 # its `out_file <-` line), evaluated in a new environment
 vignette_results_definitions <- function() {
