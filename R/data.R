@@ -221,15 +221,29 @@ example_data_path <- function(file = "example-predictions.rds",
 }
 
 # Reads the stored example data (see inst/scripts/make-example-predictions.R
-# for the layout).
+# for the layout). The file (1.9 MB, xz) takes about 0.1 s to read, and the
+# vignettes and the demo call example_predictions() a dozen times, so the
+# last file read is kept for the session, keyed by its path, size and
+# modification time (a changed or other file is read again).
+example_data_cache <- new.env(parent = emptyenv())
+
 read_example_data <- function(call = rlang::caller_env()) {
-  data <- readRDS(example_data_path(call = call))
+  path <- example_data_path(call = call)
+  info <- file.info(path, extra_cols = FALSE)
+  key <- paste(normalizePath(path), info$size,
+               sprintf("%.6f", as.numeric(info$mtime)))
+  if (identical(example_data_cache$key, key)) {
+    return(example_data_cache$data)
+  }
+  data <- readRDS(path)
   if (!identical(data$format_version, 1L)) {
     cli::cli_abort(
       "The example data file has an unknown format version.",
       class = "aurc_error", call = call
     )
   }
+  example_data_cache$key <- key
+  example_data_cache$data <- data
   data
 }
 
@@ -384,6 +398,26 @@ is_example_whole_numbers <- function(x) {
 #' once by a script in `inst/scripts/` and shipped, small, in
 #' `inst/extdata/`. Read them with
 #' `readRDS(system.file("extdata", "<file>", package = "aurc"))`.
+#'
+#' @section `csf-rankings.rds`:
+#' The rankings of the Fig. 3 section of `vignette("augrc-ranking")`
+#' (Traub et al. 2024, Figs. 3 and 7 and Table 3), made by
+#' `inst/scripts/make-vignette-results.R` with the vignette's code: for each
+#' of the six models of [example_predictions()] (in the order `lda`,
+#' `multinom`, `qda`, `nnet`, `knn`, `rf`, after one `set.seed(2024)`) the
+#' seven confidence scores of the vignette are ranked with
+#' [bootstrap_ranking()] (500 replicates, metrics `"aurc"`, `"augrc"`,
+#' `"aurc_trapezoid"`, runs = seeds). A list with
+#' * `format_version`: 1.
+#' * `ranking`: the `ranking` table of each model's ranking, unrounded,
+#'   with a first column `model` (6 x 3 x 7 = 126 rows).
+#' * `tests`: the `tests` table of each model's ranking (raw p-values,
+#'   Holm-adjusted p-values, significance at 0.05), with a first column
+#'   `model` (6 x 3 x 42 = 756 rows).
+#' * `settings`: the models, methods, metrics, number of replicates, the
+#'   seed, `seed_before_knn` (the value of `.Random.seed` before the k-NN
+#'   model was ranked, with which the vignette ranks it again and checks
+#'   the stored tables) and the package version.
 #'
 #' @section `shift-rankings.rds`:
 #' The bootstrap replicates behind the distribution-shift section of

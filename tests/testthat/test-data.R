@@ -206,6 +206,89 @@ test_that("shift-rankings.rds loads and has the documented shape", {
                tolerance = 0.05)
 })
 
+test_that("the example data are read once per file and session", {
+  first <- example_predictions(models = "lda", seeds = 1)
+  expect_identical(example_predictions(models = "lda", seeds = 1), first)
+  # another file is read, not the kept one: a copy gives the same values,
+  # and a changed copy is read again (here: an unknown format version)
+  dir <- withr::local_tempdir()
+  file.copy(example_data_path(), dir)
+  withr::local_options(aurc.example_data_dir = dir)
+  expect_identical(example_predictions(models = "lda", seeds = 1), first)
+  data <- readRDS(file.path(dir, "example-predictions.rds"))
+  data$format_version <- 2L
+  saveRDS(data, file.path(dir, "example-predictions.rds"), compress = FALSE)
+  expect_error(example_predictions(), "format version",
+               class = "aurc_error")
+})
+
+# the definitions of inst/scripts/make-vignette-results.R (everything before
+# its `out_file <-` line), evaluated in a new environment
+vignette_results_definitions <- function() {
+  script <- system.file("scripts", "make-vignette-results.R",
+                        package = "aurc")
+  exprs <- parse(script, keep.source = FALSE)
+  stop_at <- which(vapply(exprs, function(e) {
+    is.call(e) && identical(e[[1]], as.name("<-")) &&
+      identical(e[[2]], as.name("out_file"))
+  }, logical(1)))
+  stopifnot(length(stop_at) == 1)
+  env <- new.env(parent = globalenv())
+  for (e in exprs[seq_len(stop_at - 1)]) eval(e, env)
+  env
+}
+
+test_that("csf-rankings.rds has the documented shape", {
+  path <- system.file("extdata", "csf-rankings.rds", package = "aurc")
+  expect_true(file.exists(path))
+  expect_lt(file.size(path), 20 * 1024)
+  stored <- readRDS(path)
+  expect_identical(stored$format_version, 1L)
+  expect_named(stored, c("format_version", "ranking", "tests", "settings"))
+  models <- c("lda", "multinom", "qda", "nnet", "knn", "rf")
+  expect_identical(stored$settings$models, models)
+  expect_identical(nrow(stored$ranking), 6L * 3L * 7L)
+  expect_identical(nrow(stored$tests), 6L * 3L * 42L)
+  expect_identical(unique(stored$ranking$model), models)
+  expect_true(all(table(stored$tests$model, stored$tests$metric) == 42L))
+  expect_false(anyNA(stored$tests$p_value))
+  expect_type(stored$settings$seed_before_knn, "integer")
+})
+
+test_that("csf-rankings.rds equals the rankings recomputed by its script", {
+  # exact equality: the script's own code on the bundled data, with the
+  # stored random-number states; the first model (after set.seed(2024))
+  # and k-NN (from the stored state) always, all six in sequence in the
+  # slow run
+  withr::local_preserve_seed()
+  stored <- readRDS(system.file("extdata", "csf-rankings.rds",
+                                package = "aurc"))
+  env <- vignette_results_definitions()
+  recompute <- function(model) {
+    env$ranking_tables(model, env$rank_csfs(env$csf_data(model)))
+  }
+  stored_of <- function(model) {
+    keep <- function(d) {
+      d <- d[d$model == model, ]
+      rownames(d) <- NULL
+      d
+    }
+    list(ranking = keep(stored$ranking), tests = keep(stored$tests))
+  }
+  set.seed(stored$settings$seed)
+  expect_identical(recompute("lda"), stored_of("lda"))
+  assign(".Random.seed", stored$settings$seed_before_knn, envir = globalenv())
+  expect_identical(recompute("knn"), stored_of("knn"))
+  skip_if_not_slow()
+  set.seed(stored$settings$seed)
+  for (m in stored$settings$models) {
+    if (m == "knn") {
+      expect_identical(.Random.seed, stored$settings$seed_before_knn)
+    }
+    expect_identical(recompute(m), stored_of(m))
+  }
+})
+
 test_that("nnet-cross-entropy.rds loads and matches the bundled network", {
   path <- system.file("extdata", "nnet-cross-entropy.rds", package = "aurc")
   expect_true(file.exists(path))
