@@ -43,7 +43,8 @@
 #' held-out confidences; there `df = G - 2` rejects calibrated
 #' confidences too often. `fitted = TRUE` reproduces `hoslem.test()`.
 #' Simulated rejection rates at 5% (confidences uniform on `[0.05,
-#' 0.95]` and calibrated, 10 groups, 2000 data sets each, `inst/scripts/calibration-classic-level.R`): at
+#' 0.95]` and calibrated, 10 groups, 2000 data sets each,
+#' `studies/calibration-classic-level.R`): at
 #' `n = 100`, 500, 2000, 11.1%, 11.4%, 10.6% with `fitted = TRUE` and
 #' 5.3%, 5.4%, 5.1% with `fitted = FALSE` (with every confidence
 #' rounded to 0.05, 4.2% to 5.2%). Against overconfidence (true

@@ -27,7 +27,7 @@
 #'   `SE = sqrt(sum_i w_i IF_i^2 N / (N - 1)) / N` (the standard error of
 #'   [selective_ci()]'s analytic intervals, `?aurc-influence`).
 #'
-#' The script `inst/scripts/ause-interval-coverage.R` simulates their
+#' The script `studies/ause-interval-coverage.R` simulates their
 #' coverage on a heteroscedastic regression (the uncertainty a noisy
 #' standard deviation).
 #'

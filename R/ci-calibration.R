@@ -169,7 +169,7 @@ ci_calibration_options <- function(opt) {
 # The ECE is never below 0 and is biased upwards: a perfectly calibrated
 # model has an ECE around sqrt(bins / n), and no interval centred on the
 # estimate or on the bootstrap's replicates holds 0 (measured by
-# inst/scripts/ci-ece-small-n.R: 0-77% of them at a true ECE of 0). So the
+# studies/ci-ece-small-n.R: 0-77% of them at a true ECE of 0). So the
 # ECE's interval (every method) has its lower bound at 0 whenever the data
 # are consistent with perfect calibration: when the ECE does not exceed the
 # conf_level quantile of its distribution under calibration, with the bins

@@ -71,7 +71,7 @@
 #'   numbers). So a calibrated model's interval starts at 0 with
 #'   probability about `conf_level`.
 #'
-#' Measured by `inst/scripts/ci-ece-small-n.R` (10 equal-width bins, 400
+#' Measured by `studies/ci-ece-small-n.R` (10 equal-width bins, 400
 #' data sets of 1000 replicates per cell, so each rate is known to about
 #' 1.1 points). Coverage of 95% intervals at `n = 213` / `500` / `2000`:
 #' * a calibrated model (true ECE 0; the estimate averages 0.043 / 0.028
@@ -124,7 +124,7 @@
 #' error and the smooth ECE).
 #'
 #' The clinical summaries ([ici()], [calibration_slope()]), measured by
-#' `inst/scripts/ci-clinical-coverage.R`: confidences uniform on
+#' `studies/ci-clinical-coverage.R`: confidences uniform on
 #' `[0.5, 0.99]`, an overconfident model (true slope 0.6), 200 data sets
 #' of 200 replicates per cell, so each rate is known to about 1.5 points;
 #' the true loess summaries from 200,000 cases. Coverage of 95% intervals
@@ -169,7 +169,7 @@
 #'   AUROC is then not stratified by its two classes, whose weighted totals
 #'   vary from sample to sample. `indices` cannot be combined with them.
 #'
-#' Measured (`inst/scripts/importance-coverage.R`; the n = 5000 check is
+#' Measured (`studies/importance-coverage.R`; the n = 5000 check is
 #' also in the tests): a covariate shift from `x ~ N(0, 1)` to
 #' `N(0.5, 1)`, a score `x + N(0, 0.8^2)`, failures with probability
 #' `plogis(-1.5 - 1.2 x)`, the source data weighted by the density ratio,

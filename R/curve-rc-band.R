@@ -68,7 +68,7 @@
 #' misses the true curve there when few failures were seen.
 #'
 #' @section Coverage:
-#' Measured by `inst/scripts/ci-band-coverage.R`: 1000 data sets per model
+#' Measured by `studies/ci-band-coverage.R`: 1000 data sets per model
 #' and size, 1000 replicates per band, the default grid (from 0.1 at
 #' n >= 1000, from 0.34 at n = 300), and the true curve computed exactly
 #' from the model (it agreed with the curve of one sample of 1e7 cases

@@ -75,7 +75,7 @@
 #'   `e_g = max(t - l_g, u_g - t)`; for `covgap` the means of the same
 #'   (times 100); `[min l_g, min u_g]` for `ssc_min`. These intervals are
 #'   conservative: the box holds every coverage at once, not only the
-#'   extreme one (in simulations, `inst/scripts/sets-interval-coverage.R`,
+#'   extreme one (in simulations, `studies/sets-interval-coverage.R`,
 #'   the largest gap covered 0.94 to 1.00 at level 0.95, `covgap` 0.94 to
 #'   1.00).
 #'

@@ -490,13 +490,13 @@ test_that("the gap test holds its size; its power", {
   power <- mean(size_power(100, 300, c(0, 0, 0.5), "aurc", "loss",
     seed = 22
   ))
-  # (0.609 in inst/scripts/compare-groups-size.R, 1000 data sets)
+  # (0.609 in studies/compare-groups-size.R, 1000 data sets)
   expect_gt(power, 0.4)
 })
 
 test_that("size and power: a larger simulation (slow)", {
   skip_if_not_slow()
-  # (about a minute; inst/scripts/compare-groups-size.R has more cells)
+  # (about a minute; studies/compare-groups-size.R has more cells)
   reps <- 600
   se <- sqrt(0.05 * 0.95 / reps)
   for (metric in c("aurc", "failure_auroc")) {
@@ -509,6 +509,6 @@ test_that("size and power: a larger simulation (slow)", {
     "failure",
     seed = 32, slope = c(1.5, 1.5, 0.6)
   ))
-  # (0.764 in inst/scripts/compare-groups-size.R, 1000 data sets)
+  # (0.764 in studies/compare-groups-size.R, 1000 data sets)
   expect_gt(power, 0.6)
 })

@@ -241,7 +241,7 @@ test_that("NA handling as rc_curve()", {
 
 test_that("whole-curve coverage in a small simulation", {
   skip_if_not_slow()
-  # 200 data sets of 1000 cases (inst/scripts/ci-band-coverage.R runs
+  # 200 data sets of 1000 cases (studies/ci-band-coverage.R runs
   # 1000 and more models)
   set.seed(44)
   grid <- seq(0.1, 1, by = 0.01) # the default grid at n = 1000

@@ -17,7 +17,7 @@
 # and R's peak memory (VmHWM of /proc/self/status) after each step.
 #
 # Run from the package root with the package installed:
-#   nice -n 5 Rscript inst/scripts/clickhouse-scale.R 1e8
+#   nice -n 5 Rscript studies/clickhouse-scale.R 1e8
 # Needs Debian's clickhouse-server and RClickhouse; disk: about 13 bytes a
 # row (compressed MergeTree parts), removed at the end.
 

@@ -4,7 +4,7 @@
 # torch-uncertainty's (delta method, ?ause_ci), on a heteroscedastic
 # regression: the error |y - y_hat| with sd sigma, the uncertainty a noisy
 # sigma. The targets are the population values, approximated on 2e6 draws.
-# Run: Rscript inst/scripts/ause-interval-coverage.R (a few minutes)
+# Run: Rscript studies/ause-interval-coverage.R (a few minutes)
 library(aurc)
 draw <- function(n) {
   sigma <- runif(n, 0.2, 2)

@@ -24,7 +24,7 @@
 # 11  TRUE   0.8  500    0.4990 0.3570 0.4920
 # 12  TRUE   0.8 2000    0.9395 0.8825 0.9775
 #
-# Run: Rscript inst/scripts/calibration-classic-level.R [data sets]
+# Run: Rscript studies/calibration-classic-level.R [data sets]
 library(aurc)
 args <- commandArgs(trailingOnly = TRUE)
 n_sets <- if (length(args) >= 1) as.integer(args[1]) else 2000

@@ -8,7 +8,7 @@
 # Exp(1) * plogis(-x + shift). The rates are known to about
 # sqrt(0.05 * 0.95 / reps) (0.7 points at 1000 data sets).
 #
-# Run: Rscript inst/scripts/compare-groups-size.R [reps]   (a few minutes)
+# Run: Rscript studies/compare-groups-size.R [reps]   (a few minutes)
 library(aurc)
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1) as.integer(args[1]) else 1000

@@ -9,7 +9,7 @@
 # on 200,000 cases of the same model (the population's loess smooth to
 # within its own small error). 95% intervals, n = 500 and 2000.
 #
-# Run: Rscript inst/scripts/ci-clinical-coverage.R [data sets] [replicates]
+# Run: Rscript studies/ci-clinical-coverage.R [data sets] [replicates]
 library(aurc)
 args <- commandArgs(trailingOnly = TRUE)
 n_sets <- if (length(args) >= 1) as.integer(args[1]) else 200

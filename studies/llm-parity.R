@@ -10,7 +10,7 @@
 # STABLE=1 makes np.argsort() stable (the tie order aurc uses); without it
 # NumPy's default introsort orders ties its own way beyond 16 values.
 # Run: R_LIBS=<lib> LM_POLYGRAPH=... RANK_CALIBRATION=... Rscript \
-#   inst/scripts/llm-parity.R
+#   studies/llm-parity.R
 library(aurc)
 dir <- tempfile("llm-parity")
 dir.create(dir)

@@ -10,7 +10,7 @@
 # calibrated model). n = 213 (the size of the report in the issue), 500,
 # 2000; `reps` data sets of `times` replicates per cell.
 #
-# Run: Rscript inst/scripts/ci-ece-small-n.R [reps] [times]
+# Run: Rscript studies/ci-ece-small-n.R [reps] [times]
 suppressPackageStartupMessages(library(aurc))
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1) as.integer(args[1]) else 400

@@ -4,7 +4,7 @@
 # coverage sum_k pi_k p_k, mean size, singleton rate, the largest class
 # gap max_k |p_k - t|, covgap, macro coverage, and (sizes independent of
 # coverage) the coverage of every size stratum equals the marginal one.
-# Run: Rscript inst/scripts/sets-interval-coverage.R [reps]
+# Run: Rscript studies/sets-interval-coverage.R [reps]
 library(aurc)
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args)) as.integer(args[1]) else 1000

@@ -9,7 +9,7 @@
 # percentile bootstrap. tests/testthat/test-weights-importance.R repeats
 # the analytic check at n = 5000.
 #
-# Run: Rscript inst/scripts/importance-coverage.R   (about 2 minutes)
+# Run: Rscript studies/importance-coverage.R   (about 2 minutes)
 library(aurc)
 imp_data <- function(n, shift = 0) {
   x <- stats::rnorm(n, shift)
