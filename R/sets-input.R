@@ -47,7 +47,10 @@ set_input <- function(sets, truth, classes, case_weights, na_rm, call) {
   } else {
     abort_set_type(sets, call)
   }
+  case_weights <- plain_weights(case_weights)
   check_case_weights(case_weights, n, call = call)
+  importance <- !is.null(case_weights) &&
+    weights_kind(case_weights) == "importance"
   w <- if (is.null(case_weights)) rep(1, n) else as.double(case_weights)
   if (any(incomplete)) {
     if (!na_rm) return("missing")
@@ -61,12 +64,17 @@ set_input <- function(sets, truth, classes, case_weights, na_rm, call) {
   # weights far from 1 are scaled by a power of 2 (exact; R/weights-
   # scale.R): `w * count_scale` are the counts of cases again
   e <- scale_free_exponent(max(w))
+  w <- if (e == 0) w else times_pow2(w, e)
+  # importance weights (hardhat::importance_weights()) are not counts: the
+  # intervals take Kish's effective number of cases, (sum w)^2 / sum w^2,
+  # as the weighted sandwich over the observed cases does for a mean
+  count_scale <- if (importance) sum(w) / sum(w^2) else 2^-e
   list(
     covered = as.logical(covered), size = as.integer(size),
     truth = as.integer(y), k = k,
     classes = if (is.null(classes)) as.character(seq_len(k)) else
       as.character(classes),
-    w = if (e == 0) w else times_pow2(w, e), count_scale = 2^-e
+    w = w, count_scale = count_scale
   )
 }
 

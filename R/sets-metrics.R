@@ -103,8 +103,12 @@
 #' @param interval `"wilson"` or `"clopper_pearson"`: the interval of a
 #'   proportion.
 #' @param conf_level The confidence level of the intervals.
-#' @param case_weights Optional non-negative frequency weights, one per case
-#'   (in the data-frame form a column).
+#' @param case_weights Optional non-negative weights, one per case (in the
+#'   data-frame form a column): frequency weights (plain numbers or
+#'   `hardhat::frequency_weights()`) count as that many cases;
+#'   `hardhat::importance_weights()` give the same estimates, and the
+#'   intervals take Kish's effective number of cases, `(sum w)^2 / sum
+#'   w^2`, in place of `W`.
 #' @param na_rm When `FALSE` (default), a missing truth or a missing entry
 #'   of a set makes every estimate `NA`; when `TRUE` such cases are dropped.
 #' @return `set_metrics()` and `set_metrics_vec()`: a tibble with the

@@ -435,3 +435,37 @@ test_that("bad input gets classed errors and warnings", {
     set_metrics_vec(f$sets, f$truth, size_strata = list(c(2, 1)))
   })
 })
+
+test_that("importance weights: same estimates, intervals of Kish's n", {
+  skip_if_not_installed("hardhat")
+  set.seed(7)
+  n <- 60
+  truth <- sample(1:3, n, replace = TRUE)
+  sets <- matrix(runif(n * 3) < 0.6, n, 3)
+  sets[cbind(seq_len(n), truth)] <- runif(n) < 0.85
+  w <- sample(c(1, 3), n, replace = TRUE)
+  freq <- set_metrics_vec(sets, truth, case_weights = w)
+  imp <- set_metrics_vec(sets, truth,
+    case_weights = hardhat::importance_weights(w)
+  )
+  expect_equal(imp$.estimate, freq$.estimate)
+  # Wilson's interval of the coverage with n = (sum w)^2 / sum w^2 cases
+  p <- sum(w * sets[cbind(seq_len(n), truth)]) / sum(w)
+  n_eff <- sum(w)^2 / sum(w^2)
+  z <- stats::qnorm(0.975)
+  centre <- (p + z^2 / (2 * n_eff)) / (1 + z^2 / n_eff)
+  half <- z / (1 + z^2 / n_eff) *
+    sqrt(p * (1 - p) / n_eff + z^2 / (4 * n_eff^2))
+  cov <- imp[imp$.metric == "coverage", ]
+  expect_equal(c(cov$.lower, cov$.upper), centre + c(-1, 1) * half,
+    tolerance = 1e-12
+  )
+  # equal importance weights are the unweighted cases
+  same <- set_metrics_vec(sets, truth,
+    case_weights = hardhat::importance_weights(rep(5, n))
+  )
+  plain <- set_metrics_vec(sets, truth)
+  expect_equal(same[c(".lower", ".upper")], plain[c(".lower", ".upper")],
+    tolerance = 1e-12
+  )
+})

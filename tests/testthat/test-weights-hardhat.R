@@ -11,7 +11,9 @@ skip_if_not_installed("hardhat")
 # power: under importance weights these differ from counts by design.
 weights_uncertainty_fns <- c(
   "selective_ci", "selective_ci_vec", "selective_ci_prob", "compare_scores",
-  "compare_scores_prob", "selective_power", "compare_groups"
+  "compare_scores_prob", "selective_power", "compare_groups", "rc_band",
+  "rc_band_vec", "set_metrics", "set_metrics_vec", "set_class_coverage",
+  "set_size_coverage"
 )
 
 hardhat_cases <- function() {
@@ -87,7 +89,7 @@ check_hardhat_kind <- function(kind) {
     if (kind == "importance" && fn %in% weights_uncertainty_fns) {
       est <- function(x) {
         x <- as.data.frame(x)
-        x[[intersect(c(".estimate", "estimate"), names(x))[1]]]
+        x[[intersect(c(".estimate", "estimate", "coverage"), names(x))[1]]]
       }
       if (!identical(fn, "selective_power")) {
         expect(isTRUE(all.equal(est(got), est(expected), tolerance = 1e-12)),
