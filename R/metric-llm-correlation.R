@@ -33,6 +33,7 @@
 #'
 #' @inheritParams rank_calibration_error_vec
 #' @param method `"spearman"` or `"kendall"`.
+#' @param conf_level The confidence level of the interval.
 #' @return `uncertainty_correlation_vec()`: a single number.
 #'   `uncertainty_correlation_ci()`: a tibble with `.metric`
 #'   (`"spearman"` or `"kendall"`), `.estimator` (`"fisher_z"`),

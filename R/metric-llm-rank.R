@@ -56,6 +56,7 @@
 #' @param n_bins The number of equal-mass bins `B` (the authors' default
 #'   20).
 #' @param p The order: 1 (the default) or 2.
+#' @param ... Not used; must be empty.
 #' @param na_rm Drop outputs with a missing score or quality (else the value
 #'   is `NA`).
 #' @param conf_level,times,type The confidence level, the number of
