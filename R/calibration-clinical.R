@@ -564,8 +564,11 @@ ici_summaries <- function(dist, wanted = character(),
 # floor(h) + 1. Integer weights give quantile(rep(x, w), q).
 weighted_quantile7 <- function(x, w, q) {
   o <- order(x)
-  xs <- x[o]
-  cw <- cumsum(w[o])
+  weighted_quantile7_sorted(x[o], cumsum(w[o]), q)
+}
+
+# The same on values already sorted (xs) with their cumulative weights cw.
+weighted_quantile7_sorted <- function(xs, cw, q) {
   total <- cw[length(cw)]
   h <- (total - 1) * q + 1
   lo <- floor(h)

@@ -231,7 +231,7 @@ hosmer_lemeshow_stat <- function(p, y, w, g, fitted, call) {
     # the weighted type 7 quantile (weighted_quantile7()) at every
     # probability, on one sort
     cuts <- vapply(probs, function(q) {
-      hl_weighted_quantile7(ps, cw, q)
+      weighted_quantile7_sorted(ps, cw, q)
     }, numeric(1))
   } else {
     cuts <- stats::quantile(p, probs, names = FALSE)
@@ -281,20 +281,6 @@ tabulate_weighted <- function(grp, v, k) {
   s <- rowsum(v, grp, reorder = TRUE)
   out[as.integer(rownames(s))] <- s[, 1]
   out
-}
-
-# Type 7 quantile of sorted values xs with cumulative frequency weights
-# cw (as weighted_quantile7(), without its sort).
-hl_weighted_quantile7 <- function(xs, cw, q) {
-  total <- cw[length(cw)]
-  h <- (total - 1) * q + 1
-  lo <- floor(h)
-  at <- function(j) {
-    xs[min(length(xs), findInterval(j, cw, left.open = TRUE) + 1L)]
-  }
-  a <- at(max(lo, 0))
-  b <- at(lo + 1)
-  a + (h - lo) * (b - a)
 }
 
 warn_hl_groups <- function(g, groups, call) {
