@@ -112,11 +112,15 @@ rank_calibration_error_ci <- function(score, quality, ..., n_bins = 20,
     ))
   }
   n <- length(x$score)
-  est <- rce_value(x$score, x$quality, n_bins, p)
+  # one sort: a replicate is the count of each row in the draw, laid over
+  # the rows sorted once (ties stay in input order, as the drawn rows of
+  # the estimator would: the draw equals that of the resampled rows)
+  o <- order(-x$score, method = "radix")
+  qs <- x$quality[o]
+  est <- rce_sorted(qs, n_bins, p)
   reps <- vapply(seq_len(times), function(b) {
-    # the drawn rows in input order: ties keep the original rows' order
-    i <- sort(sample.int(n, n, replace = TRUE))
-    rce_value(x$score[i], x$quality[i], n_bins, p)
+    counts <- tabulate(sample.int(n, n, replace = TRUE), n)
+    rce_sorted(rep.int(qs, counts[o]), n_bins, p)
   }, numeric(1))
   se <- stats::sd(reps)
   alpha <- 1 - conf_level
@@ -137,9 +141,14 @@ rank_calibration_error_ci <- function(score, quality, ..., n_bins = 20,
 # G_b of outputs whose bin mean is at least a_b from the bins sorted by
 # their means).
 rce_value <- function(score, quality, n_bins, p) {
-  n <- length(score)
-  if (n < 2) return(NA_real_)
-  q <- quality[order(-score, method = "radix")] # stable: ties in input order
+  if (length(score) < 2) return(NA_real_)
+  # stable: ties in input order
+  rce_sorted(quality[order(-score, method = "radix")], n_bins, p)
+}
+
+# The same on the qualities q already in descending order of the score.
+rce_sorted <- function(q, n_bins, p) {
+  n <- length(q)
   edges <- round(seq.int(0, n_bins) * (n / n_bins))
   h <- diff(edges)
   keep <- h > 0
