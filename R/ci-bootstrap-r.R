@@ -44,6 +44,13 @@ ci_r_kernels <- list(
   proper = function(p, y, w, o, wanted, call) { # (replicates: above)
     unlist(proper_scores(p, y, w, wanted, call)[wanted])
   },
+  # (R/ci-llm-regression.R: y is the error, or the quality)
+  regression = function(p, y, w, o, wanted, call) {
+    ci_regression_values(p, y, w, o, wanted, call)
+  },
+  llm = function(p, y, w, o, wanted, call) {
+    ci_llm_values(p, y, w, o, wanted, call)
+  },
   logistic = function(p, y, w, o, wanted, call) {
     input <- list(confidence = p, correct = y, case_weights = w)
     what <- c(calibration_slope = "slope", calibration_intercept = "intercept")
@@ -79,37 +86,50 @@ ci_r_block_kernels <- list(
   }
 )
 
+# What a kernel reads beside the score: the correctness 1 - loss (the
+# calibration kernels), the loss itself ("regression": the AUSE's error)
+# or the quality as given ("llm"; 1 - loss when only a loss was given).
+ci_r_kernel_input <- function(kernel, loss, quality = NULL) {
+  switch(kernel,
+    regression = loss,
+    llm = quality %||% (1 - loss),
+    1 - loss
+  )
+}
+
 # The values of `metrics` (all of ci_r_metrics) on one data set.
-ci_r_values <- function(metrics, p, y, w, o, call) {
+ci_r_values <- function(metrics, p, loss, w, o, call, quality = NULL) {
   kernel <- vapply(metrics, function(m) metric_entry(m)$replicate,
     character(1)
   )
   out <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   for (k in unique(kernel)) {
     wanted <- metrics[kernel == k]
-    out[wanted] <- ci_r_kernels[[k]](p, y, w, o, wanted, call)
+    out[wanted] <- ci_r_kernels[[k]](p, ci_r_kernel_input(k, loss, quality),
+      w, o, wanted, call
+    )
   }
   out
 }
 
 # The same, quietly: a replicate where a metric is undefined is NA, and
 # ci_bootstrap_result() says how many there were.
-ci_r_values_quiet <- function(metrics, p, y, w, o) {
+ci_r_values_quiet <- function(metrics, p, loss, w, o, quality = NULL) {
   withCallingHandlers(
-    ci_r_values(metrics, p, y, w, o, call = NULL),
+    ci_r_values(metrics, p, loss, w, o, call = NULL, quality = quality),
     aurc_warning = function(cnd) invokeRestart("muffleWarning")
   )
 }
 
 # The values on the cases with counts `counts` (input order); `weighted`:
 # the data have case weights.
-ci_r_replicate <- function(metrics, p, y, counts, o, weighted) {
+ci_r_replicate <- function(metrics, p, loss, counts, o, weighted) {
   keep <- counts > 0
   if (!weighted) {
     rows <- rep.int(which(keep), counts[keep])
-    return(ci_r_values_quiet(metrics, p[rows], y[rows], double(), o))
+    return(ci_r_values_quiet(metrics, p[rows], loss[rows], double(), o))
   }
-  ci_r_values_quiet(metrics, p[keep], y[keep], counts[keep], o)
+  ci_r_values_quiet(metrics, p[keep], loss[keep], counts[keep], o)
 }
 
 # Estimates and replicates of the R metrics `metrics` for every score of
@@ -123,14 +143,29 @@ ci_bootstrap_r_run <- function(input, metrics, seed, call) {
   w <- input$case_weights
   est <- matrix(NA_real_, n_sc, length(metrics))
   reps <- array(NA_real_, c(input$times, n_sc, length(metrics)))
-  ys <- lapply(seq_len(n_sc), function(j) 1 - ci_loss_of(input, j))
+  ls <- lapply(seq_len(n_sc), function(j) ci_loss_of(input, j))
+  ys <- lapply(ls, function(l) 1 - l)
   for (j in seq_len(n_sc)) {
-    est[j, ] <- ci_r_values(metrics, input$score[, j], ys[[j]], w, o, call)
+    est[j, ] <- ci_r_values(metrics, input$score[, j], ls[[j]], w, o, call,
+      quality = input$quality
+    )
   }
   kernel <- vapply(metrics, function(m) metric_entry(m)$replicate,
     character(1)
   )
-  one_by_one <- which(!kernel %in% names(ci_r_block_kernels))
+  # kernels on the data sorted once, then each replicate's counts
+  # (R/ci-llm-regression.R)
+  counted <- lapply(seq_len(n_sc), function(j) {
+    lapply(stats::setNames(nm = intersect(kernel, names(ci_r_count_kernels))),
+      function(k) {
+        ci_r_count_kernels[[k]](input$score[, j],
+          ci_r_kernel_input(k, ls[[j]], input$quality), o, metrics[kernel == k]
+        )
+      }
+    )
+  })
+  one_by_one <- which(!kernel %in% c(names(ci_r_block_kernels),
+    names(ci_r_count_kernels)))
   bar <- progress_bar(input$times, "Bootstrap intervals")
   block <- max(1, floor(ci_r_block_cells / n))
   first <- 0
@@ -146,10 +181,16 @@ ci_bootstrap_r_run <- function(input, metrics, seed, call) {
           input$score[, j], ys[[j]], metrics[at]
         )
       }
+      for (k in names(counted[[j]])) {
+        at <- which(kernel == k)
+        for (b in seq_len(size)) {
+          reps[first + b, j, at] <- ci_r_quiet(counted[[j]][[k]](counts[b, ]))
+        }
+      }
       if (!length(one_by_one)) next
       for (b in seq_len(size)) {
         reps[first + b, j, one_by_one] <- ci_r_replicate(
-          metrics[one_by_one], input$score[, j], ys[[j]], counts[b, ], o,
+          metrics[one_by_one], input$score[, j], ls[[j]], counts[b, ], o,
           weighted = length(w) > 0
         )
       }
@@ -218,6 +259,13 @@ ci_r_bca_influence <- function(input, metrics, call) {
 # as per-case influence values (with clusters, spread over a cluster's
 # cases in proportion to their weights, so that their weighted sum is the
 # cluster's value, as ci_influence() sums them).
+# (the value of a replicate, its warnings muffled)
+ci_r_quiet <- function(expr) {
+  withCallingHandlers(expr,
+    aurc_warning = function(cnd) invokeRestart("muffleWarning")
+  )
+}
+
 ci_r_jackknife_influence <- function(input, metrics, call) {
   n <- input$n
   w <- if (length(input$case_weights)) input$case_weights else rep(1, n)
@@ -243,12 +291,14 @@ ci_r_jackknife_influence <- function(input, metrics, call) {
   o <- input$options
   lapply(seq_len(ncol(input$score)), function(j) {
     p <- input$score[, j]
-    y <- 1 - ci_loss_of(input, j)
+    l <- ci_loss_of(input, j)
+    q <- input$quality
     tj <- matrix(NA_real_, n_units, length(metrics))
     for (u in which(unit_w > 0)) {
       keep <- unit != u & w > 0
-      tj[u, ] <- ci_r_values_quiet(metrics, p[keep], y[keep],
-        if (length(input$case_weights)) w[keep] else double(), o
+      tj[u, ] <- ci_r_values_quiet(metrics, p[keep], l[keep],
+        if (length(input$case_weights)) w[keep] else double(), o,
+        quality = if (!is.null(q)) q[keep]
       )
     }
     live <- unit_w > 0

@@ -29,7 +29,8 @@
 # errors of Secs. 8 and 13): every metric of the registry
 # (R/metric-registry.R), the balanced ones and the calibration errors.
 ci_bootstrap_metrics <- function() {
-  c(metric_names(), ci_balanced_metrics, ci_calibration_metrics)
+  c(metric_names(), ci_balanced_metrics, ci_calibration_metrics,
+    ci_regression_llm_metrics)
 }
 
 
@@ -83,11 +84,13 @@ ci_jackknife_max_work <- 2.5e8
 ci_bootstrap <- function(scores, loss, case_weights, metrics, options, times,
                          strata, cluster, indices, threads, type, conf_level,
                          influence, call = rlang::caller_env(),
-                         truth = NULL) {
+                         truth = NULL, quality = NULL) {
   input <- ci_bootstrap_input(
     scores, loss, case_weights, metrics, options, times, strata, cluster,
     indices, threads, type, conf_level, influence, call
   )
+  # the quality of the LLM metrics as given (R/ci-llm-regression.R)
+  input$quality <- quality
   # the class of every case, for the balanced metrics (R/ci-balanced.R)
   input$truth <- ci_truth_codes(truth)
   seed <- if (is.null(input$indices)) ci_bootstrap_seed() else NULL
@@ -380,7 +383,8 @@ ci_check_options <- function(options, metrics, call) {
   known <- c(
     "estimator", "method", "optimum", "coverage", "risk", "n_bins", "sigma",
     "smooth_method", "corp_score", "edges", "max_rejection", "coverage_range",
-    "rule", "tpr", "span", "smoother", "eps"
+    "rule", "tpr", "span", "smoother", "eps", "definition", "p",
+    "threshold", "rce_bins"
   )
   unknown <- setdiff(names(options), known)
   if (length(unknown) > 0) {
@@ -397,7 +401,7 @@ ci_check_options <- function(options, metrics, call) {
     coverage = 0.5, risk = 0.5, n_bins = 10, sigma = NULL,
     smooth_method = "fine", corp_score = "brier", max_rejection = 1,
     rule = "tie_closed", tpr = 0.95, span = 0.75, smoother = "loess",
-    eps = 1e-8
+    eps = 1e-8, definition = "ilg", p = 1, threshold = NULL, rce_bins = 20
   )
   out[names(options)] <- options
   # an option a metric requires (no default in the registry) must be given

@@ -45,6 +45,11 @@
 #'   `"corp_mcb"`, `"corp_dsc"`, `"corp_unc"`, `"corp_mean_score"`,
 #'   `"ici"`, `"e50"`, `"e90"`, `"emax"`.
 #'
+#' * The regression and LLM metrics (see "Regression and LLM metrics"):
+#'   both for `"ause"`, `"spearman"`, `"kendall"` and `"quality_auroc"`;
+#'   `"bootstrap"` only for `"rank_calibration_error"` and
+#'   `"quality_aupr"`.
+#'
 #' [metric_info()] lists every metric with the forms and interval methods
 #' it has.
 #'
@@ -230,7 +235,44 @@
 #' bandwidth again in every replicate unless `sigma` is fixed, so its
 #' interval includes the variability of the bandwidth choice.
 #'
+#' @section Regression and LLM metrics:
+#' The score is a **confidence** (higher = more confident) for these too;
+#' give an uncertainty `u` as `score = -u` (the AUSE functions and LLM
+#' uncertainty measures take `u`).
+#' * `"ause"`: the area under the sparsification error of [ause()] with
+#'   the uncertainty `-score` and the error `loss` (any finite
+#'   non-negative error), `definition = "ilg"` or `"torch_uncertainty"`
+#'   (the `.estimator`): `selective_ci_vec(-u, e, metrics = "ause")` is
+#'   the interval of `ause_vec(u, e)`, and its analytic interval is that of
+#'   [ause_ci_vec()] (for `"ilg"` the E-AURC's influence function, Ilg et
+#'   al.'s AUSE being the E-AURC of `-u`; for `"torch_uncertainty"` the
+#'   influence values written in [ause_ci()]). Whole case weights only for
+#'   `"torch_uncertainty"`.
+#' * `"rank_calibration_error"` ([rank_calibration_error_vec()], `n_bins`
+#'   equal-mass bins, the authors' 20 unless `n_bins` is given, and the
+#'   order `p`), `"spearman"` and `"kendall"` (Spearman's rho and Kendall's
+#'   tau-b of the score and the quality, [uncertainty_correlation_vec()]),
+#'   `"quality_auroc"` and `"quality_aupr"` (of the outputs whose quality
+#'   reaches `threshold`, [quality_auroc_vec()], [quality_aupr_vec()] with
+#'   `positive = "correct"`): the quality is given as `quality =` (used as
+#'   given, so the estimates are exactly those of the vector forms) or as
+#'   `loss = 1 - quality`. The first three take no case weights: weights
+#'   other than 1 are an error of class `aurc_error_weights`. Analytic
+#'   intervals: Spearman's rho from the influence function of the
+#'   correlation of the mid-rank grades, Kendall's tau-b from the Hajek
+#'   projections of its three U-statistics (both exact with ties; see
+#'   `R/ci-influence-llm.R`), the quality AUROC as a failure AUROC
+#'   (DeLong); the normal interval `estimate +- z SE` on the correlation's
+#'   own scale, not [uncertainty_correlation_ci()]'s Fisher z. The
+#'   bootstrap replicates of all of them are counts over the outputs
+#'   sorted once.
+#'
 #' @inheritParams aurc
+#' @param definition The definition of `"ause"`: `"ilg"` or
+#'   `"torch_uncertainty"` (see [ause()]).
+#' @param p The order of `"rank_calibration_error"`, 1 or 2.
+#' @param threshold The quality from which an output is correct, for
+#'   `"quality_auroc"` and `"quality_aupr"` (required with them).
 #' @param correct Instead of `loss`, by name: whether each prediction was
 #'   right (0/1 or logical), as [ece()] and every metric take it; the loss
 #'   is then `1 - correct`. An unquoted column for `selective_ci()`.
@@ -274,7 +316,8 @@
 #'   `"equal_width"` (see Metrics and their inputs).
 #' @param n_bins Number of bins of `"ece"`, `"mce"` and `"debiased_l2_ce"`
 #'   with `binning = "equal_width"` or `"equal_mass"` (ignored, with a
-#'   warning, for adaptive bins).
+#'   warning, for adaptive bins), and of `"rank_calibration_error"` (20
+#'   when not given).
 #' @param sigma Bandwidth of `"smooth_ece"`, or `NULL` for the fixed point
 #'   (see [smooth_ece_vec()]).
 #' @param smooth_method Method of `"smooth_ece"`, `"fine"` or `"relplot"`.
@@ -335,6 +378,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
                          sigma = NULL, smooth_method = "fine",
                          corp_score = "brier", binning = "adaptive",
                          span = 0.75, smoother = "loess", eps = 1e-8,
+                         definition = "ilg", p = 1, threshold = NULL,
                          na_rm = FALSE, case_weights = NULL, threads = 1) {
   check_dots(...)
   bound <- ci_with_bound_metrics(metrics)
@@ -347,12 +391,13 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     calibration = list(
       sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
       binning = binning, n_bins_given = !missing(n_bins), span = span,
-      span_given = !missing(span), smoother = smoother, eps = eps
+      span_given = !missing(span), smoother = smoother, eps = eps,
+      definition = definition, p = p, threshold = threshold
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr
   )
-  check_data_frame(data, call = call)
+  check_local_data(data, call)
   values <- Map(
     function(quo, arg) eval_column(data, quo, arg, call = call),
     list(
@@ -375,7 +420,8 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     quality = values$quality
   )
   values$correct <- NULL
-  values$quality <- NULL
+  # the quality as given, for the LLM metrics (R/ci-llm-regression.R)
+  values$quality <- ci_kept_quality(spec, values$quality)
   groups <- data_groups(data)
   if (!is.null(indices) && length(groups$rows) > 1) {
     abort_aurc(
@@ -388,7 +434,7 @@ selective_ci <- function(data, score, loss, ..., correct = NULL,
     v <- lapply(values, function(x) if (is.null(x)) NULL else x[rows])
     out <- ci_compute(spec, v$score, v$loss, v$case_weights, v$strata,
       v$cluster, indices, na_rm, call,
-      truth = v$truth
+      truth = v$truth, quality = v$quality
     )
     if (!is.null(groups$keys)) {
       key <- groups$keys[rep(g, nrow(out)), , drop = FALSE]
@@ -415,6 +461,7 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
                              sigma = NULL, smooth_method = "fine",
                              corp_score = "brier", binning = "adaptive",
                              span = 0.75, smoother = "loess", eps = 1e-8,
+                             definition = "ilg", p = 1, threshold = NULL,
                              na_rm = FALSE, case_weights = NULL,
                              threads = 1) {
   check_dots(...)
@@ -428,7 +475,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
     calibration = list(
       sigma = sigma, smooth_method = smooth_method, corp_score = corp_score,
       binning = binning, n_bins_given = !missing(n_bins), span = span,
-      span_given = !missing(span), smoother = smoother, eps = eps
+      span_given = !missing(span), smoother = smoother, eps = eps,
+      definition = definition, p = p, threshold = threshold
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr
@@ -441,7 +489,8 @@ selective_ci_vec <- function(score, loss, ..., correct = NULL,
   )
   ci_compute(spec, score, loss, case_weights, strata, cluster, indices,
     na_rm, call,
-    truth = ci_check_truth(spec, truth, call)
+    truth = ci_check_truth(spec, truth, call),
+    quality = ci_kept_quality(spec, quality)
   )
 }
 
@@ -515,7 +564,10 @@ ci_warn_conventions <- function(spec, score, loss, case_weights, from_correct,
       from_loss = !from_correct, call = call, values_are_loss = TRUE
     )
   }
-  if (any(!cal) && !from_correct) warn_if_suspicious(score, loss, call = call)
+  # (the LLM metrics' quality is any quality: a score that ranks it
+  # backwards is what a negative correlation measures)
+  plain <- !cal & !spec$metrics %in% ci_llm_metrics
+  if (any(plain) && !from_correct) warn_if_suspicious(score, loss, call = call)
   invisible()
 }
 
@@ -540,7 +592,9 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
     arg = metrics_arg, call = call,
     hint = "{.code metric_info()} lists the metrics and their forms."
   )
-  base <- setdiff(metrics, c(ci_calibration_metrics, ci_balanced_metrics))
+  base <- setdiff(metrics, c(
+    ci_calibration_metrics, ci_balanced_metrics, ci_regression_llm_metrics
+  ))
   spec <- metric_set_spec(
     if (length(base)) base else "aurc", estimator, augrc_method, optimum,
     coverage, risk, call,
@@ -572,6 +626,10 @@ ci_spec <- function(metrics, method, type, conf_level, times, estimator,
   }
   bal <- intersect(metrics, ci_balanced_metrics)
   if (length(bal)) spec <- ci_balanced_spec(spec, bal)
+  more <- intersect(metrics, ci_regression_llm_metrics)
+  if (length(more)) { # R/ci-llm-regression.R
+    spec <- ci_regression_llm_spec(spec, more, calibration, n_bins, call)
+  }
   order <- match(unique(metrics), spec$metrics)
   spec$metrics <- spec$metrics[order]
   spec$labels <- spec$labels[order]
@@ -642,10 +700,10 @@ check_grouping <- function(x, n, arg, call) {
 
 # One group: validate, apply the NA rule, compute. Returns the tibble rows.
 ci_compute <- function(spec, score, loss, case_weights, strata, cluster,
-                       indices, na_rm, call, truth = NULL) {
+                       indices, na_rm, call, truth = NULL, quality = NULL) {
   input <- ci_input(spec, score, loss, case_weights, strata, cluster, na_rm,
     call,
-    truth = truth
+    truth = truth, quality = quality
   )
   if (is.null(input)) {
     est <- rep(NA_real_, length(spec$metrics))
@@ -728,12 +786,13 @@ ci_compute_input <- function(spec, input, indices, call) {
     out <- ci_compute_input(spec, input, indices, call)
     cols <- c(".estimate", ".lower", ".upper", ".std_error")
     values <- unscale_loss_values(as.numeric(as.matrix(out[cols])),
-      rep(spec$metrics, times = length(cols)), e, call
+      rep(spec$metrics, times = length(cols)), e, call,
+      options = ci_options(spec)
     )
     out[cols] <- as.data.frame(matrix(values, ncol = length(cols)))
     reps <- attr(out, "replicates")
     if (!is.null(reps)) {
-      one <- loss_degree_one(spec$metrics)
+      one <- loss_degree_one(spec$metrics, ci_options(spec))
       reps[, one] <- times_pow2(reps[, one], e)
       attr(out, "replicates") <- reps
     }
@@ -768,7 +827,9 @@ ci_compute_input <- function(spec, input, indices, call) {
   }
   res <- metric_influence_many(
     input$score, input$loss, input$case_weights, spec$metrics,
-    c(ci_options(spec), list(truth = input$truth, call = call))
+    c(ci_options(spec), list(truth = input$truth, call = call,
+      quality = input$quality
+    ))
   )
   est <- unname(res$estimate)
   se <- unname(res$std_error)
@@ -869,7 +930,9 @@ ci_options <- function(spec) {
       spec$smooth_method,
     corp_score = if (is.null(spec$corp_score)) "brier" else spec$corp_score,
     edges = spec$edges, span = spec$span %||% 0.75,
-    smoother = spec$smoother %||% "loess", eps = spec$eps %||% 1e-8
+    smoother = spec$smoother %||% "loess", eps = spec$eps %||% 1e-8,
+    definition = spec$definition %||% "ilg", p = spec$p %||% 1,
+    threshold = spec$threshold, rce_bins = spec$rce_bins %||% 20
   )
 }
 
@@ -896,10 +959,11 @@ ci_table <- function(spec, est, lower, upper, se) {
 # Validates the columns and applies the NA rule to all of them together.
 # NULL when the result is NA (missing values kept, or nothing left).
 ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
-                     call, truth = NULL) {
+                     call, truth = NULL, quality = NULL) {
   check_numeric_vector(score, "score", call = call)
   n <- length(score)
   check_bool(na_rm, call = call)
+  ci_check_unweighted(spec, case_weights, call) # R/ci-llm-regression.R
   cal <- intersect(spec$metrics, ci_calibration_metrics)
   if (length(cal)) {
     bad <- which(!is.na(score) & (score < 0 | score > 1))
@@ -931,6 +995,7 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
       if (!is.null(strata)) strata <- strata[keep]
       if (!is.null(cluster)) cluster <- cluster[keep]
       if (!is.null(truth)) truth <- truth[keep]
+      if (!is.null(quality)) quality <- quality[keep]
     }
   }
   input <- prepare_metric_input(score, loss, case_weights, na_rm,
@@ -944,6 +1009,7 @@ ci_input <- function(spec, score, loss, case_weights, strata, cluster, na_rm,
   input$strata <- strata
   input$cluster <- cluster
   input$truth <- truth
+  input$quality <- if (!is.null(quality)) as.double(quality)
   # importance weights (R/weights.R): the sandwich over the cases observed,
   # and a bootstrap of cases
   input$importance <- isTRUE(spec$importance) && !is.null(input$case_weights)
@@ -988,7 +1054,9 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
   if (spec$type == "bca" && length(with_if)) {
     # metrics without influence values get the jackknife
     influence <- lapply(seq_along(scores), function(j) {
-      opt <- c(ci_options(spec), list(truth = input$truth, call = call))
+      opt <- c(ci_options(spec), list(truth = input$truth, call = call,
+        quality = input$quality
+      ))
       if (is.list(opt$edges)) opt$edges <- opt$edges[[j]]
       res <- metric_influence_many(scores[[j]], loss_of(j), input$case_weights,
         with_if, opt
@@ -1015,7 +1083,8 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
     metrics = spec$metrics, options = ci_options(spec), times = spec$times,
     strata = input$strata, cluster = input$cluster, indices = indices,
     threads = spec$threads, type = spec$type, conf_level = spec$conf_level,
-    influence = influence, call = call, truth = input$truth
+    influence = influence, call = call, truth = input$truth,
+    quality = input$quality
   )
   if (ci_no_rows(input)) {
     # frequency weights standing for less than one row: a replicate has

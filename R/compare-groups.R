@@ -166,6 +166,7 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
                            rule = "tie_closed", tpr = 0.95,
                            binning = "adaptive", span = 0.75,
                            smoother = "loess", eps = 1e-8,
+                           definition = "ilg", p = 1, threshold = NULL,
                            na_rm = FALSE, case_weights = NULL,
                            threads = 1) {
   check_dots(...)
@@ -185,7 +186,8 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
     ignored = ci_ignored(missing(type), missing(times), missing(threads)),
     calibration = list(binning = binning, n_bins_given = !missing(n_bins),
       span = span, eps = eps, smoother = smoother,
-      span_given = !missing(span)
+      span_given = !missing(span), definition = definition, p = p,
+      threshold = threshold
     ),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr,
@@ -193,7 +195,7 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)
-  check_data_frame(data, call = call)
+  check_local_data(data, call)
   if (inherits(data, "grouped_df")) {
     abort_aurc(
       c(
@@ -241,6 +243,8 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
     values$case_weights, call,
     quality = values$quality
   )
+  # the quality as given, for the LLM metrics (R/ci-llm-regression.R)
+  values$kept_quality <- ci_kept_quality(spec, values$quality)
   labels <- list(
     score = rlang::as_label(score_quo),
     loss = if (!is.null(values$correct)) {
@@ -344,7 +348,7 @@ groups_fit <- function(spec, values, rows, na_rm, call) {
   cluster <- sub(values$cluster)
   out <- ci_compute(spec, score, loss, w, sub(values$strata), cluster,
     NULL, na_rm, call,
-    truth = truth
+    truth = truth, quality = sub(values$kept_quality)
   )
   keep <- rep(TRUE, length(score))
   if (na_rm) {

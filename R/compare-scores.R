@@ -98,7 +98,13 @@
 #'   own.
 #' @param truth For `metric = "aurc_ba"` or `"augrc_ba"`: the unquoted
 #'   column of the true class of each case (see [selective_ci()]).
-#' @param metric One metric name (see [selective_ci()]).
+#' @param metric One metric name (see [selective_ci()]). With `"ause"` the
+#'   scores are two or more uncertainty measures (each given as a
+#'   confidence, `-uncertainty`) of the same errors; with the LLM metrics
+#'   (`"spearman"`, `"kendall"`, `"rank_calibration_error"`,
+#'   `"quality_auroc"`, `"quality_aupr"`) two or more uncertainty measures
+#'   of the same outputs and one `quality =` column: the difference, its
+#'   interval and p-value are paired.
 #' @param p_adjust Method of [stats::p.adjust()], or `"none"`.
 #' @param na_rm If `TRUE`, rows with a missing value in any score or in the
 #'   loss are dropped (so every score is evaluated on the same rows); if
@@ -149,8 +155,10 @@ compare_scores <- function(data, scores, loss, ..., model = NULL,
                            n_bins = 10, max_rejection = 1,
                            coverage_range = NULL, rule = "tie_closed",
                            tpr = 0.95, binning = "adaptive", span = 0.75,
-                           smoother = "loess", eps = 1e-8, na_rm = FALSE,
-                           case_weights = NULL, threads = 1) {
+                           smoother = "loess", eps = 1e-8,
+                           definition = "ilg", p = 1, threshold = NULL,
+                           na_rm = FALSE, case_weights = NULL,
+                           threads = 1) {
   check_dots(...)
   bound <- ci_with_bound_metrics(metric, arg = "metric")
   if (!is.null(bound)) return(bound)
@@ -195,7 +203,8 @@ compare_scores <- function(data, scores, loss, ..., model = NULL,
     n_bins_given = !missing(n_bins), call = call,
     max_rejection = max_rejection, coverage_range = coverage_range,
     rule = rule, tpr = tpr, span = span, eps = eps,
-    smoother = smoother, span_given = !missing(span)
+    smoother = smoother, span_given = !missing(span),
+    more = list(definition = definition, p = p, threshold = threshold)
   )
   if (is.null(long)) res else compare_long_names(res, long)
 }
@@ -212,7 +221,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
                                coverage_range = NULL, rule = "tie_closed",
                                tpr = 0.95, span = 0.75, eps = 1e-8,
                                groups = NULL, smoother = "loess",
-                               span_given = FALSE) {
+                               span_given = FALSE, more = list()) {
   if (!rlang::is_string(metric)) {
     abort_aurc(
       "{.arg metric} must be a single metric name, not
@@ -224,16 +233,16 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     metric, method, type, conf_level, times, estimator, augrc_method,
     optimum, coverage, risk, n_bins, threads,
     ignored = ignored,
-    calibration = list(binning = binning, n_bins_given = n_bins_given,
+    calibration = c(list(binning = binning, n_bins_given = n_bins_given,
       span = span, eps = eps, smoother = smoother, span_given = span_given
-    ),
+    ), more),
     call = call, max_rejection = max_rejection,
     coverage_range = coverage_range, rule = rule, tpr = tpr,
     metrics_arg = "metric"
   )
   p_adjust <- check_choice(p_adjust, stats::p.adjust.methods, call = call)
   check_bool(na_rm, call = call)
-  check_data_frame(data, call = call)
+  check_local_data(data, call)
   cols <- select_score_columns(data, quos$scores, call)
   if (is.null(quos$truth)) quos$truth <- rlang::quo(NULL)
   values <- Map(
@@ -248,6 +257,9 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     quality_quo = quos$quality %||% rlang::quo(NULL),
     values$case_weights, call
   )
+  # the quality as given (one column for every score), for the LLM
+  # metrics (R/ci-llm-regression.R)
+  values$quality <- ci_kept_quality(spec, losses$quality)
   groups <- groups %||% data_groups(data)
   parts <- lapply(seq_along(groups$rows), function(g) {
     rows <- groups$rows[[g]]
@@ -395,7 +407,7 @@ compare_losses <- function(data, spec, cols, loss_quo, correct_quo,
   loss <- ci_loss(spec, data[[cols[1]]], loss, correct, case_weights, call,
     quality = quality
   )
-  list(values = list(loss), names = label)
+  list(values = list(loss), names = label, quality = quality)
 }
 
 # Whether `loss` selects several columns: c(a, b), a:b, or a character
@@ -440,7 +452,8 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     )
     back <- function(df, columns) {
       x <- unscale_loss_values(as.numeric(as.matrix(df[columns])),
-        rep(spec$metrics, length(columns) * nrow(df)), e, call
+        rep(spec$metrics, length(columns) * nrow(df)), e, call,
+        options = ci_options(spec)
       )
       df[columns] <- as.data.frame(matrix(x, ncol = length(columns)))
       df
@@ -460,7 +473,7 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     ci_input(if (j > 1 && length(losses) == 1) spec_checked else spec,
       scores[[j]], loss_of(j), v$case_weights, v$strata, v$cluster, na_rm,
       call,
-      truth = v$truth
+      truth = v$truth, quality = v$quality
     )
   })
   if (any(vapply(inputs, is.null, logical(1)))) {
@@ -539,6 +552,7 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
     opt <- ci_options(spec)
     opt$edges <- edges[[j]]
     opt$truth <- input$truth
+    opt$quality <- input$quality
     opt$call <- call
     metric_influence_many(s_list[[j]], l_in[[j]], w, spec$metrics, opt)
   })

@@ -116,7 +116,7 @@ ause <- function(data, uncertainty, error, ..., definition = "ilg",
 # the group keys (NULL without groups) and one result per group.
 ause_by_group <- function(data, uncertainty, error, case_weights, fun,
                           call) {
-  check_data_frame(data, call = call)
+  check_local_data(data, call, what = "The AUSE is") # (a classed error)
   quos <- list(
     uncertainty = uncertainty, error = error, case_weights = case_weights
   )

@@ -18,6 +18,12 @@
 #   "calibration"  the score is a confidence in [0, 1] and the input is the
 #                  correctness (1 = right); the engines read the failure
 #                  indicator 1 - correct
+#   "regression"   the score is a confidence (the negative of an
+#                  uncertainty) and the input any non-negative error
+#                  (the AUSE, R/metric-ause.R)
+#   "llm"          the score is a confidence and the input a quality in
+#                  [0, 1] (the LLM metrics, R/metric-llm-*.R); the forms
+#                  carry the quality as given (R/ci-llm-regression.R)
 # and, for the intervals and comparisons:
 #   influence   as in the registry (metric_influence_plan(),
 #               R/ci-influence.R): FALSE (bootstrap only), TRUE (the C++
@@ -32,6 +38,9 @@
 #   binned      TRUE for the binned calibration errors (binning, n_bins)
 #   range       the values the metric can take: interval bounds outside it
 #               are moved to it (ci_table(); an ECE is never below 0)
+#   weights     FALSE when the metric takes no case weights (its vector
+#               form has none): the intervals and comparisons refuse
+#               weights other than 1 with a classed error
 #   forms       the forms beyond the data-frame, vector and interval ones:
 #               "selective_metrics" (a column of selective_metrics()),
 #               "database" (the data-frame form computes on lazy tables)
@@ -39,7 +48,8 @@ new_catalog_entry <- function(name, title, family, direction, input,
                               options = NULL, undefined = "no_data",
                               counts = NULL, influence = FALSE,
                               replicate = NULL, binned = FALSE,
-                              forms = character(), range = NULL) {
+                              forms = character(), range = NULL,
+                              weights = TRUE) {
   if (is.null(range)) {
     range <- if (family == "balanced") c(0, 1) else c(0, Inf)
   }
@@ -47,7 +57,7 @@ new_catalog_entry <- function(name, title, family, direction, input,
     name = name, title = title, family = family, direction = direction,
     input = input, options = as.character(options), undefined = undefined,
     counts = counts, influence = influence, replicate = replicate,
-    binned = binned, forms = forms, range = range
+    binned = binned, forms = forms, range = range, weights = weights
   )
 }
 
@@ -140,6 +150,40 @@ metric_catalog_more <- list(
   log_loss = new_catalog_entry("log_loss", "log loss", "calibration",
     "minimize", "correct", replicate = "proper",
     influence = function(o) proper_score_influence_of("log_loss")
+  ),
+  ause = new_catalog_entry("ause", "area under the sparsification error",
+    "regression", "minimize", "loss", options = "definition",
+    counts = TRUE, undefined = "own", replicate = "regression",
+    influence = function(o) ause_influence_of(o$definition %||% "ilg")
+  ),
+  rank_calibration_error = new_catalog_entry("rank_calibration_error",
+    "rank-calibration error", "llm", "minimize", "quality",
+    options = c("n_bins", "p"), replicate = "llm", weights = FALSE,
+    undefined = "own",
+    range = c(0, 1)
+  ),
+  spearman = new_catalog_entry("spearman",
+    "Spearman correlation of confidence and quality", "llm", "maximize",
+    "quality", replicate = "llm", weights = FALSE, undefined = "own",
+    influence = function(o) llm_influence_of("spearman"),
+    range = c(-1, 1)
+  ),
+  kendall = new_catalog_entry("kendall",
+    "Kendall tau-b of confidence and quality", "llm", "maximize",
+    "quality", replicate = "llm", weights = FALSE, undefined = "own",
+    influence = function(o) llm_influence_of("kendall"),
+    range = c(-1, 1)
+  ),
+  quality_auroc = new_catalog_entry("quality_auroc",
+    "AUROC of a thresholded quality", "llm", "maximize", "quality",
+    options = "threshold", undefined = "one_class", replicate = "llm",
+    influence = function(o) llm_influence_of("quality_auroc"),
+    range = c(0, 1)
+  ),
+  quality_aupr = new_catalog_entry("quality_aupr",
+    "AUPR of a thresholded quality (correct outputs positive)", "llm",
+    "maximize", "quality", options = "threshold", undefined = "one_class",
+    replicate = "llm", range = c(0, 1)
   )
 )
 
@@ -157,6 +201,14 @@ ci_balanced_metrics <- catalog_names_where(function(e) {
 ci_calibration_metrics <- catalog_names_where(function(e) {
   e$family == "calibration"
 })
+# The AUSE and the LLM metrics (R/ci-llm-regression.R): the score is a
+# confidence, the input an error or a quality.
+ci_regression_llm_metrics <- catalog_names_where(function(e) {
+  e$family %in% c("regression", "llm")
+})
+ci_llm_metrics <- catalog_names_where(function(e) e$family == "llm")
+# Without case weights (their vector forms take none).
+ci_unweighted_metrics <- catalog_names_where(function(e) isFALSE(e$weights))
 # Evaluated in R on each replicate's counts (R/ci-bootstrap-r.R), not by
 # the C++ engine.
 ci_r_metrics <- catalog_names_where(function(e) !is.null(e$replicate))
@@ -266,8 +318,11 @@ metric_forms <- function(name) {
 #' @return A tibble with one row per metric:
 #'   * `metric`, `title`;
 #'   * `family`: `"selective"` (the registry of [selective_metrics()]),
-#'     `"balanced"` (needs the classes, `truth`) or `"calibration"` (the
-#'     score is a confidence in `[0, 1]`);
+#'     `"balanced"` (needs the classes, `truth`), `"calibration"` (the
+#'     score is a confidence in `[0, 1]`), `"regression"` (the AUSE: the
+#'     score is a confidence, the negative of an uncertainty, and the
+#'     input an error) or `"llm"` (the score is a confidence, the input a
+#'     quality in `[0, 1]`);
 #'   * `input`: what the second column is: `"loss"` (any finite
 #'     non-negative loss, 0 = none), `"failure"` (a 0/1 loss), `"quality"`
 #'     (in `[0, 1]`, higher is better, e.g. an LLM answer's ROUGE) or
@@ -280,7 +335,9 @@ metric_forms <- function(name) {
 #'     `"counts"` (they count cases: below one case the value is `NA` with
 #'     a warning of class `aurc_warning_weights_scale`), or
 #'     `"counts_with_options"` (with some options, e.g. the
-#'     `"alpha_prime"` estimator or adaptive bins);
+#'     `"alpha_prime"` estimator or adaptive bins), or `"none"` (the
+#'     metric takes no case weights: weights other than 1 are a classed
+#'     error);
 #'   * `undefined`: what makes its value `NA` with a classed warning:
 #'     `"ratio"` (a constant loss: NAURC, PRR), `"one_class"` (no failure
 #'     or no correct prediction), `"no_data"` (no row left), `"own"`
@@ -335,7 +392,9 @@ metric_info <- function(metrics = NULL) {
     options = lapply(entries, function(e) e$options),
     undefined = vapply(entries, metric_undefined_kind, character(1)),
     weights = vapply(entries, function(e) {
-      if (is.function(e$counts)) {
+      if (isFALSE(e$weights)) {
+        "none"
+      } else if (is.function(e$counts)) {
         "counts_with_options"
       } else if (isTRUE(e$counts)) {
         "counts"

@@ -256,8 +256,13 @@ loss_scale_exponent <- function(loss) {
 # Whether each metric is homogeneous of degree 1 in the loss (else 0): the
 # registry's `loss_degree`; of the names the engine knows beside it, the
 # mean loss is, the calibration errors are not.
-loss_degree_one <- function(metrics) {
+loss_degree_one <- function(metrics, options = NULL) {
   vapply(metrics, function(m) {
+    # the AUSE of Ilg et al. is an E-AURC (degree 1); torch-uncertainty's
+    # divides by the total error (degree 0)
+    if (identical(m, "ause")) {
+      return(identical(options$definition %||% "ilg", "ilg"))
+    }
     e <- metric_registry[[m]]
     if (is.null(e)) identical(m, "mean_loss") else e$loss_degree == 1
   }, logical(1), USE.NAMES = FALSE)
@@ -266,9 +271,9 @@ loss_degree_one <- function(metrics) {
 # Values (a vector, or a matrix with one column per metric) computed on
 # losses times 2^-e, back on the losses given: NA with a warning where
 # they exceed the largest double.
-unscale_loss_values <- function(values, metrics, e, call) {
+unscale_loss_values <- function(values, metrics, e, call, options = NULL) {
   if (e == 0) return(values)
-  one <- loss_degree_one(metrics)
+  one <- loss_degree_one(metrics, options)
   if (is.matrix(values)) {
     values[, one] <- times_pow2(values[, one], e)
   } else {
