@@ -27,6 +27,13 @@
 #'   `SE = sqrt(sum_i w_i IF_i^2 N / (N - 1)) / N` (the standard error of
 #'   [selective_ci()]'s analytic intervals, `?aurc-influence`).
 #'
+#' The same intervals, the bootstrap, strata and clusters, and paired
+#' comparisons of uncertainty measures come from the catalog entry
+#' `"ause"` (the score a confidence, so the uncertainty negated):
+#' `selective_ci_vec(-uncertainty, error, metrics = "ause", definition =
+#' )` (its analytic interval is this one), [compare_scores()] and
+#' [compare_groups()] with `metric = "ause"`.
+#'
 #' The script `studies/ause-interval-coverage.R` simulates their
 #' coverage on a heteroscedastic regression (the uncertainty a noisy
 #' standard deviation).

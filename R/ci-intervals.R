@@ -843,6 +843,10 @@ ci_compute_input <- function(spec, input, indices, call) {
         !isTRUE(input$importance)) {
         strata <- input$loss
       }
+      if (is.null(strata) && spec$metrics[j] == "quality_auroc" &&
+        !isTRUE(input$importance)) {
+        strata <- quality_failures(input$loss, input$quality, spec$threshold)
+      }
       influence_std_error(res$influence[, j], input$case_weights, strata,
         input$cluster,
         scale = scale, importance = isTRUE(input$importance)

@@ -74,6 +74,13 @@ ci_kept_quality <- function(spec, quality) {
   as.double(quality)
 }
 
+# The failure indicator of the thresholded quality (the classes of the
+# quality AUROC's DeLong variance): quality < threshold, the quality as
+# given or 1 - loss.
+quality_failures <- function(loss, quality, threshold) {
+  as.double((quality %||% (1 - loss)) < threshold)
+}
+
 # The metrics without case weights (the rank-calibration error and the rank
 # correlations, whose vector forms take none) refuse weights other than 1.
 ci_check_unweighted <- function(spec, case_weights, call) {

@@ -565,11 +565,16 @@ compare_group <- function(spec, scores, cols, v, indices, na_rm, p_adjust,
   # label; for two models with their own losses the labels differ, and the
   # difference is not stratified (the class counts vary with the cases)
   strata_of <- function(j) {
-    if (!is.null(input$strata) || spec$metrics != "failure_auroc" ||
-      isTRUE(input$importance)) {
+    if (!is.null(input$strata) || isTRUE(input$importance) ||
+      !spec$metrics %in% c("failure_auroc", "quality_auroc")) {
       return(input$strata)
     }
-    if (is.null(j)) NULL else l_in[[j]]
+    if (is.null(j)) return(NULL)
+    # (the AUROC of a thresholded quality: its failures, R/ci-llm-regression.R)
+    if (spec$metrics == "quality_auroc") {
+      return(quality_failures(l_in[[j]], input$quality, spec$threshold))
+    }
+    l_in[[j]]
   }
   se_of <- function(x, strata) {
     if (isTRUE(input$importance)) {

@@ -242,6 +242,16 @@ ause_torch_uncertainty <- function(u, e, w, call) {
     )
     return(NA_real_)
   }
+  if (n > 2^500) {
+    # weights standing for more rows than a double's square root: the
+    # sums over pairs of rows overflow; the same value from the shares
+    # w / n (the totals are of order n^2, the rest of order n)
+    model <- kept_error_sums(u, e, w / n)
+    oracle <- kept_error_sums(e, e, w / n)
+    share <- (model$total - oracle$total) / (s / n)
+    y_n <- (model$first - oracle$first) / s
+    return(share * n / (n + 1) - y_n / (2 * (n + 1)))
+  }
   model <- kept_error_sums(u, e, w)
   oracle <- kept_error_sums(e, e, w)
   sum_y <- (model$total - oracle$total) / s

@@ -549,3 +549,152 @@ test_that("the conformance matrix holds for the other calibration summaries", {
   }
   expect_gt(cells, 300)
 })
+
+# The same for the AUSE (family "regression") and the LLM metrics (family
+# "llm"), whose vector forms have their own arguments (an uncertainty, a
+# quality, a threshold): every form metric_info() claims (the intervals,
+# compare_scores(), compare_groups() and the AUSE's data-frame forms) over
+# the edge inputs. The grid's weights do not fit the metrics that take
+# none (metric_info()$weights == "none"): there every weighted cell must
+# be an error of class aurc_error_weights that names `case_weights`; and
+# torch-uncertainty's AUSE counts rows, so its non-whole weights are a
+# classed error in the vector form and every other.
+test_that("the conformance matrix holds for the regression and LLM metrics", {
+  skip_on_cran()
+  skip_if_not_installed("dplyr")
+  info <- metric_info()
+  info <- info[info$family %in% c("regression", "llm"), ]
+  expect_setequal(info$metric, c("ause", "rank_calibration_error",
+    "spearman", "kendall", "quality_auroc", "quality_aupr"))
+  set.seed(37)
+  n <- 40
+  s <- round(stats::runif(n), 1)
+  q <- round(pmin(1, pmax(0, 0.4 + 0.4 * s + stats::rnorm(n, sd = 0.2))), 1)
+  e <- round(abs(stats::rnorm(n, sd = 1.1 - s)), 1)
+  w <- round(stats::runif(n, 0.5, 3) * 4) / 4
+  edges <- function(y, is_error) {
+    list(
+      ties = list(s = s, y = y),
+      weights = list(s = s, y = y, w = w),
+      whole_weights = list(s = s, y = y, w = round(w + 0.5)),
+      na_removed = list(s = replace(s, c(3, 17), NA), y = y, na_rm = TRUE),
+      na_kept = list(s = replace(s, c(3, 17), NA), y = y),
+      one_row = list(s = 0.7, y = y[1]),
+      constant_score = list(s = rep(0.5, n), y = y),
+      constant_outcome = list(s = s, y = rep(if (is_error) 0 else 0.8, n)),
+      zero_weight = list(s = s, y = y, w = replace(w, 1:10, 0)),
+      weights_subnormal = list(s = s, y = y, w = w * 2^-1064),
+      weights_tiny = list(s = s, y = y, w = w * 2^-997),
+      weights_huge = list(s = s, y = y, w = w * 2^664),
+      losses_huge = if (is_error) list(s = s, y = e * 2^1018)
+    )
+  }
+  # (metric, options) variants: the AUSE in both definitions
+  variants <- list(
+    list(m = "ause", o = list(definition = "ilg")),
+    list(m = "ause", o = list(definition = "torch_uncertainty")),
+    list(m = "rank_calibration_error", o = list()),
+    list(m = "spearman", o = list()),
+    list(m = "kendall", o = list()),
+    list(m = "quality_auroc", o = list(threshold = 0.6)),
+    list(m = "quality_aupr", o = list(threshold = 0.6))
+  )
+  vec <- function(m, o, x) {
+    nr <- isTRUE(x$na_rm)
+    switch(m,
+      ause = ause_vec(-x$s, x$y, definition = o$definition, na_rm = nr,
+        case_weights = x$w
+      ),
+      rank_calibration_error = rank_calibration_error_vec(x$s, x$y,
+        na_rm = nr
+      ),
+      spearman = , kendall = uncertainty_correlation_vec(x$s, x$y,
+        method = m, na_rm = nr
+      ),
+      quality_auroc = quality_auroc_vec(x$s, x$y, o$threshold, na_rm = nr,
+        case_weights = x$w
+      ),
+      quality_aupr = quality_aupr_vec(x$s, x$y, o$threshold, na_rm = nr,
+        case_weights = x$w
+      )
+    )
+  }
+  cells <- 0
+  for (v in variants) {
+    m <- v$m
+    k <- match(m, info$metric)
+    is_error <- info$input[k] == "loss"
+    unweighted <- info$weights[k] == "none"
+    for (edge in names(edges(if (is_error) e else q, is_error))) {
+      x <- edges(if (is_error) e else q, is_error)[[edge]]
+      if (is.null(x)) next
+      nr <- isTRUE(x$na_rm)
+      d <- data.frame(s = x$s, s2 = x$s, y = x$y,
+        w = if (is.null(x$w)) 1 else x$w)
+      cw <- if (is.null(x$w)) NULL else quote(w)
+      outcome <- if (is_error) list(quote(y)) else list(quality = quote(y))
+      ref <- conformance_run(if (unweighted && !is.null(x$w)) {
+        stop("no weights") # (refused below)
+      } else {
+        vec(m, v$o, x)
+      })
+      ci <- function(method) {
+        function() {
+          do.call(selective_ci_vec, c(list(x$s),
+            if (is_error) list(x$y) else list(quality = x$y),
+            list(metrics = m, method = method, na_rm = nr,
+              case_weights = x$w),
+            if (method == "bootstrap") list(times = 10), v$o
+          ))$.estimate
+        }
+      }
+      forms <- list(
+        bootstrap_interval = ci("bootstrap"),
+        analytic_interval = if (info$analytic_interval[k]) ci("analytic"),
+        data_frame_interval = function() {
+          do.call(selective_ci, c(list(d, quote(s)), outcome,
+            list(metrics = m, method = "bootstrap", times = 10, na_rm = nr,
+              case_weights = cw), v$o))$.estimate
+        },
+        compare_scores = function() {
+          do.call(compare_scores, c(list(d, quote(c(s, s2))), outcome,
+            list(metric = m, method = "bootstrap", times = 10, na_rm = nr,
+              case_weights = cw), v$o))$estimates$estimate[1]
+        },
+        compare_scores_analytic = if (info$analytic_interval[k]) function() {
+          do.call(compare_scores, c(list(d, quote(c(s, s2))), outcome,
+            list(metric = m, na_rm = nr, case_weights = cw),
+            v$o))$estimates$estimate[1]
+        },
+        compare_groups = function() {
+          d2 <- rbind(cbind(g = 1, d), cbind(g = 2, d))
+          do.call(compare_groups, c(list(d2, quote(s)), outcome,
+            list(group = quote(g), metric = m, method = "bootstrap",
+              times = 10, na_rm = nr, case_weights = cw),
+            v$o))$groups$estimate[1]
+        },
+        data_frame = if (info$data_frame[k]) function() {
+          do.call(getExportedValue("aurc", m), list(d, quote(s2), quote(y),
+            definition = v$o$definition, na_rm = nr, case_weights = cw
+          ))$.estimate
+        }
+      )
+      if (info$data_frame[k]) d$s2 <- -d$s # (the AUSE takes uncertainty)
+      forms <- Filter(Negate(is.null), forms)
+      for (form in names(forms)) {
+        cell <- conformance_run(forms[[form]]())
+        label <- paste(m, v$o$definition, form, edge, sep = " / ")
+        if (unweighted && !is.null(x$w)) {
+          # refused: a classed error naming the argument
+          expect(inherits(cell$value, "aurc_error_weights") &&
+            grepl("case_weights", conditionMessage(cell$value)),
+            paste(label, ": weights not refused"))
+        } else {
+          expect_conformant(cell, ref, label, na_input = edge == "na_kept")
+        }
+        cells <- cells + 1
+      }
+    }
+  }
+  expect_gt(cells, 400)
+})

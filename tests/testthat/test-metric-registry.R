@@ -223,3 +223,36 @@ test_that("every registry form takes the outcome as `correct =`, never both", {
   err <- tryCatch(aurc_vec(s, 1 - ok, correct = ok), error = identity)
   expect_match(conditionMessage(err), "`loss` or `correct`")
 })
+
+test_that("the catalog's regression and LLM entries are complete", {
+  more <- aurc:::metric_catalog_more
+  fam <- Filter(function(e) e$family %in% c("regression", "llm"), more)
+  expect_setequal(names(fam), c("ause", "rank_calibration_error",
+    "spearman", "kendall", "quality_auroc", "quality_aupr"))
+  ci_args <- names(formals(selective_ci))
+  for (name in names(fam)) {
+    e <- fam[[name]]
+    expect_true(e$direction %in% c("minimize", "maximize"), info = name)
+    expect_identical(e$input, if (e$family == "llm") "quality" else "loss")
+    # evaluated on the data by an R kernel and on the replicates' counts
+    expect_true(e$replicate %in% names(aurc:::ci_r_kernels), info = name)
+    expect_true(e$replicate %in% names(aurc:::ci_r_count_kernels))
+    # every option is an argument of the forms that take the metric
+    expect_true(all(e$options %in% ci_args), info = name)
+    for (f in list(compare_scores, compare_groups)) {
+      expect_true(all(e$options %in% names(formals(f))), info = name)
+    }
+    plan <- aurc:::metric_influence_plan(name, aurc:::influence_options())
+    expect_true(plan$kind %in% c("none", "r"), info = name)
+    expect_identical(plan$kind == "r",
+      isTRUE(metric_info(name)$analytic_interval), info = name)
+  }
+  # the metrics whose vector forms take no case weights say so
+  expect_identical(sort(aurc:::ci_unweighted_metrics),
+    sort(c("kendall", "rank_calibration_error", "spearman")))
+  for (m in aurc:::ci_unweighted_metrics) {
+    vec <- switch(m, rank_calibration_error = rank_calibration_error_vec,
+      uncertainty_correlation_vec)
+    expect_false("case_weights" %in% names(formals(vec)), info = m)
+  }
+})
