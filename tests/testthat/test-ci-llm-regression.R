@@ -362,3 +362,17 @@ test_that("coverage of the analytic intervals and level of the paired test", {
   level <- colMeans(rej)
   expect_true(all(level < 0.11), info = paste(level, collapse = " "))
 })
+
+test_that("torch-uncertainty's AUSE with weights standing for 2^600 rows", {
+  set.seed(10)
+  u <- stats::runif(40)
+  e <- stats::rexp(40)
+  w <- round(stats::runif(40, 1, 4))
+  # beyond 2^500 rows from the shares; the same value as at 2^60 rows up
+  # to the 1 / N terms
+  big <- ause_vec(u, e, definition = "torch_uncertainty",
+    case_weights = w * 2^600)
+  expect_true(is.finite(big))
+  expect_equal(big, ause_vec(u, e, definition = "torch_uncertainty",
+    case_weights = w * 2^60), tolerance = 1e-12)
+})
