@@ -92,8 +92,8 @@ ci_check_unweighted <- function(spec, case_weights, call) {
   abort_aurc(
     c(
       "{.arg case_weights} cannot be used with {.val {bad}}.",
-      i = "{cli::qty(length(bad))}{?It takes/They take} no case weights (the estimator counts
-           outputs); give none, or weights of 1."
+      i = "{cli::qty(length(bad))}{?It takes/They take} no case weights
+           (the estimator counts outputs); give none, or weights of 1."
     ),
     class = c("aurc_error_weights", "aurc_error_value"), call = call
   )

@@ -40,7 +40,8 @@ true <- c(
   kendall = cor(sub$s, sub$q, method = "kendall"),
   quality_auroc = quality_auroc_vec(big$s, big$q, 0.5)
 )
-cat(sprintf("targets: spearman %.4f, kendall %.4f (3e4 draws), quality AUROC %.4f\n",
+cat(sprintf(paste("targets: spearman %.4f, kendall %.4f (3e4 draws),",
+  "quality AUROC %.4f\n"),
   true[1], true[2], true[3]))
 for (n in c(50, 200, 1000)) {
   hit <- replicate(reps, {
@@ -59,7 +60,8 @@ hit <- replicate(200, {
     times = 500)
   covers(ci[1:2, ], true[1:2])
 })
-cat(sprintf("percentile bootstrap, n = 200 (200 reps): spearman %.3f  kendall %.3f\n",
+cat(sprintf(paste("percentile bootstrap, n = 200 (200 reps):",
+  "spearman %.3f  kendall %.3f\n"),
   mean(hit[1, ]), mean(hit[2, ])))
 
 cat("\nPaired test (compare_scores(), analytic unless stated), level at 5%\n")

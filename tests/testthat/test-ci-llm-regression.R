@@ -122,7 +122,7 @@ test_that("interval estimates equal the vector forms exactly", {
   expect_true(is.na(selective_ci_vec(sn, d$e, metrics = "ause")$.estimate))
 })
 
-test_that("the data-frame, grouped and comparison forms equal the vector forms", {
+test_that("data-frame, grouped and comparison forms equal the vector forms", {
   skip_if_not_installed("dplyr")
   d <- llm_data()
   df <- data.frame(s = d$s, s2 = d$s2, q = d$q, e = d$e,
