@@ -231,10 +231,11 @@ ci_r_count_kernels <- list(
     }
     correct <- if (!is.null(o$threshold)) as.double(qs >= o$threshold)
     midranks <- function(cnt) cumsum(cnt) - cnt + (cnt + 1) / 2
+    ranks <- any(c("spearman", "kendall") %in% wanted)
     function(counts) {
       cs <- counts[os]
       cnt <- ci_group_sums(cs, gs)
-      cq <- ci_group_sums(counts[oq], gq)
+      cq <- if (ranks) ci_group_sums(counts[oq], gq)
       total <- sum(cnt)
       vapply(wanted, function(m) {
         switch(m,
