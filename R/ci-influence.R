@@ -210,6 +210,32 @@
 #' unreliable: a well-calibrated model has ECE near 0 and a bias of order
 #' `1 / sqrt(n)`, which no symmetric interval repairs.
 #'
+#' @section AUSE:
+#' Ilg et al.'s AUSE of the uncertainty `u = -score` and the error `e` is
+#' exactly the E-AURC of `(score, e)` (`"alpha"` estimator, exact optimum;
+#' see [ause()]): its influence values are the E-AURC's. The AUSE of
+#' torch-uncertainty has the influence values of a ratio of V-statistics
+#' written in [ause_ci()].
+#'
+#' @section Rank correlations:
+#' With the grades `a = F(x)`, `b = G(y)`, `F(x) = P(X < x) +
+#' P(X = x) / 2` (the mid-rank over `n`, so ties are exact; `E a = 1/2`),
+#' Spearman's rho is `(theta1 - 1/4) / sqrt((theta2 - 1/4)(theta3 -
+#' 1/4))`, `theta1 = E ab`, `theta2 = E a^2`, `theta3 = E b^2`; at the
+#' point `(x0, y0)`, with `h(x0, x) = 1(x0 < x) + 1(x0 = x) / 2` (and `k`
+#' the same in `y`), `IF_theta1 = a0 b0 + E[h(x0, X) b] + E[a k(y0, Y)] -
+#' 3 theta1`, `IF_theta2 = a0^2 + 2 E[h(x0, X) a] - 3 theta2` (`theta3`
+#' likewise), and `IF_rho = IF_theta1 / D - (rho / 2)(IF_theta2 / (theta2
+#' - 1/4) + IF_theta3 / (theta3 - 1/4))`, `D = sqrt((theta2 - 1/4)(theta3
+#' - 1/4))`. Kendall's tau-b is `tau_a / sqrt((1 - t_x)(1 - t_y))`, three
+#' U-statistics over pairs (`tau_a` of `sign(x_i - x_j) sign(y_i - y_j)`,
+#' `t_x` of `1(x_i = x_j)`, `t_y` of `1(y_i = y_j)`), each with the
+#' influence values `2 (k1_i - U)`, `k1_i` its kernel's mean over the
+#' other outputs (the Hajek projection); the delta method gives `IF =
+#' IF_tau_a / D + (tau_b / 2)(IF_tx / (1 - t_x) + IF_ty / (1 - t_y))`,
+#' `D = sqrt((1 - t_x)(1 - t_y))`. The AUROC of a thresholded quality is
+#' the failure AUROC of `quality < threshold` (DeLong).
+#'
 #' @name influence_functions
 #' @seealso [selective_ci()], [compare_scores()]
 #' @references

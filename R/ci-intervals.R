@@ -265,7 +265,12 @@
 #'   (DeLong); the normal interval `estimate +- z SE` on the correlation's
 #'   own scale, not [uncertainty_correlation_ci()]'s Fisher z. The
 #'   bootstrap replicates of all of them are counts over the outputs
-#'   sorted once.
+#'   sorted once. The rank-calibration error of a resample is biased
+#'   upwards (its repeated outputs), for every score alike: in paired
+#'   comparisons ([compare_scores()]) its percentile test is very
+#'   conservative (no rejection in 200 null data sets at the 5% level,
+#'   `studies/catalog-llm-regression-coverage.R`); use `type = "normal"`
+#'   there (level 0.05).
 #'
 #' @inheritParams aurc
 #' @param definition The definition of `"ause"`: `"ilg"` or

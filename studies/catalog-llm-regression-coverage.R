@@ -5,7 +5,7 @@
 # the AUSE and the LLM metrics (two exchangeable uncertainty measures of
 # the same outputs: the null holds). Issue 36, the catalog integration.
 # Run: R_LIBS=<lib> Rscript studies/catalog-llm-regression-coverage.R
-# (about ten minutes on one core)
+# (about fifteen minutes on one core)
 library(aurc)
 set.seed(20261128)
 reps <- 500
@@ -90,12 +90,19 @@ for (n in c(100, 500)) {
 }
 rej <- replicate(200, {
   d <- pair(200)
-  p <- function(...) {
+  p <- function(type, ...) {
     compare_scores(d, c(a, b), method = "bootstrap", times = 500,
-      ...)$tests$p_value
+      type = type, ...)$tests$p_value
   }
-  out <- c(rce = p(quality = q, metric = "rank_calibration_error"),
-    quality_aupr = p(quality = q, metric = "quality_aupr", threshold = 0.5))
+  out <- c(
+    rce_percentile = p("percentile", quality = q,
+      metric = "rank_calibration_error"),
+    rce_normal = p("normal", quality = q, metric = "rank_calibration_error"),
+    aupr_percentile = p("percentile", quality = q, metric = "quality_aupr",
+      threshold = 0.5),
+    aupr_normal = p("normal", quality = q, metric = "quality_aupr",
+      threshold = 0.5)
+  )
   out < 0.05
 })
 cat(sprintf("bootstrap, n = 200 (200 reps): %s\n", paste(sprintf("%s %.3f",
