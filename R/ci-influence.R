@@ -232,7 +232,7 @@ influence_options <- function(options = list()) {
   defaults <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
     coverage = 0.5, risk = 0.5, n_bins = 10L, max_rejection = 1,
-    rule = "tie_closed", tpr = 0.95
+    rule = "tie_closed", tpr = 0.95, values = TRUE
   )
   out <- utils::modifyList(defaults, as.list(options))
   if (is.null(out$coverage)) out$coverage <- 0.5
@@ -243,7 +243,8 @@ influence_options <- function(options = list()) {
 # The estimates, influence values and standard errors of several metrics
 # from one sort. Inputs must be clean (no NA; validated). Returns
 # list(estimate = named numeric, influence = n x metrics matrix,
-# std_error = named numeric).
+# std_error = named numeric). `options$values = FALSE`: the influence
+# values may be left out (NULL) when only the standard errors are needed.
 metric_influence_many <- function(score, loss, case_weights, metrics,
                                   options = list()) {
   o <- influence_options(options)
@@ -263,10 +264,17 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
         metrics, o$estimator, o$method, o$optimum, as.double(o$coverage),
         as.double(o$risk), as.integer(o$n_bins),
         if (is.null(o$edges)) double() else as.double(o$edges),
-        sort_threads()
+        sort_threads(),
+        # without weights, the standard errors alone when the influence
+        # values are not wanted (src/rcpp_influence.cpp); `influence` is
+        # then NULL
+        isTRUE(o$values)
       ))
     }
   }
+  # beyond the common case the influence values are combined (and the R
+  # influence functions read those of the kernels)
+  o$values <- TRUE
   n <- length(score)
   est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))

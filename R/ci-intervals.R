@@ -766,14 +766,18 @@ ci_compute_input <- function(spec, input, indices, call) {
     input$case_weights <- sc$w
     scale <- times_pow2(1, -sc$exponent)
   }
+  # the influence values themselves only for the standard errors below
+  own_se <- !is.null(input$strata) || !is.null(input$cluster) ||
+    scale != 1 || isTRUE(input$importance)
   res <- metric_influence_many(
     input$score, input$loss, input$case_weights, spec$metrics,
-    c(ci_options(spec), list(truth = input$truth, call = call))
+    c(ci_options(spec), list(truth = input$truth, call = call,
+      values = own_se
+    ))
   )
   est <- unname(res$estimate)
   se <- unname(res$std_error)
-  if (!is.null(input$strata) || !is.null(input$cluster) || scale != 1 ||
-    isTRUE(input$importance)) {
+  if (own_se) {
     se <- vapply(seq_along(spec$metrics), function(j) {
       strata <- input$strata
       # DeLong's variance within the two classes; not for importance
