@@ -185,7 +185,7 @@ test_that("rank correlations equal stats::cor.test", {
   expect_equal(ci$.lower, tanh(atanh(r) - stats::qnorm(0.975) * se))
   expect_equal(ci$.upper, tanh(atanh(r) + stats::qnorm(0.975) * se))
   ci <- uncertainty_correlation_ci(conf, rouge, method = "kendall",
-    conf_level = 0.9)
+    conf_level = 0.9, se = "bonett_wright")
   tau <- stats::cor(conf, rouge, method = "kendall")
   expect_equal(ci$.upper,
     tanh(atanh(tau) + stats::qnorm(0.95) * sqrt(0.437 / (n - 4))))
