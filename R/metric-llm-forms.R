@@ -39,14 +39,15 @@ rank_calibration_error <- function(data, score, quality, ..., n_bins = 20,
 #' @export
 uncertainty_correlation <- function(data, score, quality, ...,
                                     method = "spearman", na_rm = FALSE,
-                                    conf_level = NULL, se = NULL) {
+                                    conf_level = NULL,
+                                    se = "influence") {
   call <- rlang::current_env()
   rlang::check_dots_empty(call = call)
   method <- check_choice(method, c("spearman", "kendall"), call = call)
   check_bool(na_rm, call = call)
-  interval <- llm_form_interval(conf_level, is.null(se), "{.arg se} is",
+  interval <- llm_form_interval(conf_level, missing(se), "{.arg se} is",
     call)
-  if (interval) se <- check_correlation_se(se, method, call)
+  if (interval) se <- check_correlation_se(se, call)
   estimator <- if (method == "kendall") "tau_b" else "mid_rank"
   llm_form_rows(data, rlang::enquo(score), rlang::enquo(quality),
     method, call, function(v) {

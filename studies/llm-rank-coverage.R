@@ -1,6 +1,7 @@
 # Coverage of the intervals of uncertainty_correlation_ci() (Fisher z with
-# Bonett-Wright standard errors) and rank_calibration_error_ci()
-# (bootstrap), and the cost of the estimators (issue 36, item 4).
+# the influence standard error, the default, and Bonett-Wright's) and
+# rank_calibration_error_ci() (bootstrap), and the cost of the estimators
+# (issue 36, item 4).
 # Run: R_LIBS=<lib> Rscript studies/llm-rank-coverage.R
 library(aurc)
 set.seed(2026)

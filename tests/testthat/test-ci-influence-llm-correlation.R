@@ -92,9 +92,11 @@ test_that("the standard error is close to the jackknife's", {
   r <- stats::cor(x, y, method = "spearman")
   expect_equal(ci$.lower, tanh(atanh(r) - stats::qnorm(0.975) * se_s /
     (1 - r^2)))
-  # defaults: influence for Kendall, Bonett-Wright for Spearman
+  # the default: influence values for both
   expect_identical(uncertainty_correlation_ci(x, y)$.method,
-    "analytic/bonett_wright")
+    "analytic/influence")
+  expect_identical(uncertainty_correlation_ci(x, y,
+    se = "bonett_wright")$.method, "analytic/bonett_wright")
   # a perfect agreement: influence values 0, the interval is the point
   ci <- uncertainty_correlation_ci(c(1, 1, 2, 3, 4), c(0, 0, 1, 2, 3),
     method = "kendall")

@@ -95,7 +95,7 @@ test_that("with conf_level, each group's row is that of the _ci() form", {
   g <- dplyr::group_by(d, model)
   parts <- split(d, d$model)
   for (m in c("spearman", "kendall")) {
-    for (se in list(NULL, "influence", "bonett_wright")) {
+    for (se in c("influence", "bonett_wright")) {
       got <- uncertainty_correlation(g, -entropy, rouge, method = m,
         conf_level = 0.9, se = se)
       want <- do.call(rbind, lapply(parts, function(x) {
