@@ -50,34 +50,47 @@ kendall_tau_b_influence <- function(x, y) {
 # IF_Dy / D_y). Sorting and cumulative sums, O(n log n).
 spearman_rho_influence <- function(x, y) {
   n <- length(x)
-  u <- (rank(x) - (n + 1) / 2) / n
-  v <- (rank(y) - (n + 1) / 2) / n
+  sx <- sorted_ties(x)
+  sy <- sorted_ties(y)
+  u <- (sx$mid_rank - (n + 1) / 2) / n
+  v <- (sy$mid_rank - (n + 1) / 2) / n
   nn <- mean(u * v)
   dx <- mean(u^2)
   dy <- mean(v^2)
   rho <- nn / sqrt(dx * dy)
-  if_n <- u * v + signed_mean(x, v) + signed_mean(y, u) - 3 * nn
-  if_x <- u^2 + 2 * signed_mean(x, u) - 3 * dx
-  if_y <- v^2 + 2 * signed_mean(y, v) - 3 * dy
+  if_n <- u * v + signed_mean(sx, v) + signed_mean(sy, u) - 3 * nn
+  if_x <- u^2 + 2 * signed_mean(sx, u) - 3 * dx
+  if_y <- v^2 + 2 * signed_mean(sy, v) - 3 * dy
   list(
     estimate = rho,
     influence = if_n / sqrt(dx * dy) - rho / 2 * (if_x / dx + if_y / dy)
   )
 }
 
-# (1 / (2 n)) sum_j sign(key_j - key_i) v_j for every i: the sum of v over
-# larger keys minus that over smaller keys, from one sort.
-signed_mean <- function(key, v) {
+# One sort of `key`: the order, the tie group of each sorted value and the
+# mid-rank of each value (input order).
+sorted_ties <- function(key) {
   n <- length(key)
   o <- order(key, method = "radix")
   k <- key[o]
   g <- cumsum(c(TRUE, k[-1] != k[-n]))
-  sums <- rowsum(v[o], g, reorder = FALSE)[, 1]
+  ends <- cumsum(tabulate(g))
+  mid <- numeric(n)
+  mid[o] <- (ends - (tabulate(g) - 1) / 2)[g]
+  list(order = o, group = g, mid_rank = mid)
+}
+
+# (1 / (2 n)) sum_j sign(key_j - key_i) v_j for every i (`st` the
+# sorted_ties() of the key): the sum of v over larger keys minus that over
+# smaller keys.
+signed_mean <- function(st, v) {
+  n <- length(v)
+  sums <- rowsum(v[st$order], st$group, reorder = FALSE)[, 1]
   upto <- cumsum(sums)
   below <- upto - sums
   above <- upto[length(upto)] - upto
   out <- numeric(n)
-  out[o] <- ((above - below) / (2 * n))[g]
+  out[st$order] <- ((above - below) / (2 * n))[st$group]
   out
 }
 
