@@ -109,6 +109,10 @@ input_summary_impl <- function(score, loss, m) {
     .Call(`_aurc_input_summary_impl`, score, loss, m)
 }
 
+kendall_row_sums_impl <- function(group, y_rank, n_y) {
+    .Call(`_aurc_kendall_row_sums_impl`, group, y_rank, n_y)
+}
+
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads = 1L) {
     .Call(`_aurc_metrics_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads)
 }
