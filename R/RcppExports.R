@@ -93,8 +93,8 @@ batch_study_impl <- function(score, loss, batch_sizes, estimators, times, progre
     .Call(`_aurc_batch_study_impl`, score, loss, batch_sizes, estimators, times, progress)
 }
 
-influence_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, edges, threads = 1L) {
-    .Call(`_aurc_influence_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, edges, threads)
+influence_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, edges, threads = 1L, values = TRUE) {
+    .Call(`_aurc_influence_impl`, score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, edges, threads, values)
 }
 
 influence_se_impl <- function(influence, case_weights, stratum) {
@@ -107,6 +107,10 @@ coverage_at_risk_interval_impl <- function(score, loss, case_weights, risk, thre
 
 input_summary_impl <- function(score, loss, m) {
     .Call(`_aurc_input_summary_impl`, score, loss, m)
+}
+
+kendall_row_sums_impl <- function(group, y_rank, n_y) {
+    .Call(`_aurc_kendall_row_sums_impl`, group, y_rank, n_y)
 }
 
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads = 1L) {

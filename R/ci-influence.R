@@ -218,23 +218,11 @@
 #' written in [ause_ci()].
 #'
 #' @section Rank correlations:
-#' With the grades `a = F(x)`, `b = G(y)`, `F(x) = P(X < x) +
-#' P(X = x) / 2` (the mid-rank over `n`, so ties are exact; `E a = 1/2`),
-#' Spearman's rho is `(theta1 - 1/4) / sqrt((theta2 - 1/4)(theta3 -
-#' 1/4))`, `theta1 = E ab`, `theta2 = E a^2`, `theta3 = E b^2`; at the
-#' point `(x0, y0)`, with `h(x0, x) = 1(x0 < x) + 1(x0 = x) / 2` (and `k`
-#' the same in `y`), `IF_theta1 = a0 b0 + E[h(x0, X) b] + E[a k(y0, Y)] -
-#' 3 theta1`, `IF_theta2 = a0^2 + 2 E[h(x0, X) a] - 3 theta2` (`theta3`
-#' likewise), and `IF_rho = IF_theta1 / D - (rho / 2)(IF_theta2 / (theta2
-#' - 1/4) + IF_theta3 / (theta3 - 1/4))`, `D = sqrt((theta2 - 1/4)(theta3
-#' - 1/4))`. Kendall's tau-b is `tau_a / sqrt((1 - t_x)(1 - t_y))`, three
-#' U-statistics over pairs (`tau_a` of `sign(x_i - x_j) sign(y_i - y_j)`,
-#' `t_x` of `1(x_i = x_j)`, `t_y` of `1(y_i = y_j)`), each with the
-#' influence values `2 (k1_i - U)`, `k1_i` its kernel's mean over the
-#' other outputs (the Hajek projection); the delta method gives `IF =
-#' IF_tau_a / D + (tau_b / 2)(IF_tx / (1 - t_x) + IF_ty / (1 - t_y))`,
-#' `D = sqrt((1 - t_x)(1 - t_y))`. The AUROC of a thresholded quality is
-#' the failure AUROC of `quality < threshold` (DeLong).
+#' Spearman's rho and Kendall's tau-b (with ties) have the influence
+#' values written in [uncertainty_correlation_vec()] (section Intervals):
+#' the correlations as functions of V-statistics over pairs and triples
+#' of outputs, exact with ties. The AUROC of a thresholded quality is the
+#' failure AUROC of `quality < threshold` (DeLong).
 #'
 #' @name influence_functions
 #' @seealso [selective_ci()], [compare_scores()]
@@ -258,7 +246,7 @@ influence_options <- function(options = list()) {
   defaults <- list(
     estimator = "alpha", method = "trapezoid", optimum = "exact",
     coverage = 0.5, risk = 0.5, n_bins = 10L, max_rejection = 1,
-    rule = "tie_closed", tpr = 0.95
+    rule = "tie_closed", tpr = 0.95, values = TRUE
   )
   out <- utils::modifyList(defaults, as.list(options))
   if (is.null(out$coverage)) out$coverage <- 0.5
@@ -269,7 +257,8 @@ influence_options <- function(options = list()) {
 # The estimates, influence values and standard errors of several metrics
 # from one sort. Inputs must be clean (no NA; validated). Returns
 # list(estimate = named numeric, influence = n x metrics matrix,
-# std_error = named numeric).
+# std_error = named numeric). `options$values = FALSE`: the influence
+# values may be left out (NULL) when only the standard errors are needed.
 metric_influence_many <- function(score, loss, case_weights, metrics,
                                   options = list()) {
   o <- influence_options(options)
@@ -289,10 +278,17 @@ metric_influence_many <- function(score, loss, case_weights, metrics,
         metrics, o$estimator, o$method, o$optimum, as.double(o$coverage),
         as.double(o$risk), as.integer(o$n_bins),
         if (is.null(o$edges)) double() else as.double(o$edges),
-        sort_threads()
+        sort_threads(),
+        # without weights, the standard errors alone when the influence
+        # values are not wanted (src/rcpp_influence.cpp); `influence` is
+        # then NULL
+        isTRUE(o$values)
       ))
     }
   }
+  # beyond the common case the influence values are combined (and the R
+  # influence functions read those of the kernels)
+  o$values <- TRUE
   n <- length(score)
   est <- se <- stats::setNames(rep(NA_real_, length(metrics)), metrics)
   inf <- matrix(NA_real_, n, length(metrics), dimnames = list(NULL, metrics))

@@ -258,12 +258,13 @@
 #'   given, so the estimates are exactly those of the vector forms) or as
 #'   `loss = 1 - quality`. The first three take no case weights: weights
 #'   other than 1 are an error of class `aurc_error_weights`. Analytic
-#'   intervals: Spearman's rho from the influence function of the
-#'   correlation of the mid-rank grades, Kendall's tau-b from the Hajek
-#'   projections of its three U-statistics (both exact with ties; see
-#'   `R/ci-influence-llm.R`), the quality AUROC as a failure AUROC
-#'   (DeLong); the normal interval `estimate +- z SE` on the correlation's
-#'   own scale, not [uncertainty_correlation_ci()]'s Fisher z. The
+#'   intervals: Spearman's rho and Kendall's tau-b with the influence
+#'   values of [uncertainty_correlation_ci()]'s `se = "influence"` (exact
+#'   with ties), the quality AUROC as a failure AUROC (DeLong); the normal
+#'   interval `estimate +- z SE` on the correlation's own scale (the
+#'   `.std_error` is `uncertainty_correlation_ci()`'s times `1 - r^2`; that
+#'   function's interval is on Fisher's z scale, this one is the one whose
+#'   differences [compare_scores()] tests). The
 #'   bootstrap replicates of all of them are counts over the outputs
 #'   sorted once. The rank-calibration error of a resample is biased
 #'   upwards (its repeated outputs), for every score alike: in paired
@@ -830,16 +831,18 @@ ci_compute_input <- function(spec, input, indices, call) {
     input$case_weights <- sc$w
     scale <- times_pow2(1, -sc$exponent)
   }
+  # the influence values themselves only for the standard errors below
+  own_se <- !is.null(input$strata) || !is.null(input$cluster) ||
+    scale != 1 || isTRUE(input$importance)
   res <- metric_influence_many(
     input$score, input$loss, input$case_weights, spec$metrics,
     c(ci_options(spec), list(truth = input$truth, call = call,
-      quality = input$quality
+      quality = input$quality, values = own_se
     ))
   )
   est <- unname(res$estimate)
   se <- unname(res$std_error)
-  if (!is.null(input$strata) || !is.null(input$cluster) || scale != 1 ||
-    isTRUE(input$importance)) {
+  if (own_se) {
     se <- vapply(seq_along(spec$metrics), function(j) {
       strata <- input$strata
       # DeLong's variance within the two classes; not for importance

@@ -254,8 +254,10 @@ ci_r_count_kernels <- list(
           },
           kendall = if (is.null(mat)) {
             rows <- rep.int(seq_len(n), counts)
-            if (total < 2) NA_real_ else suppressWarnings(
-              stats::cor(p[rows], q[rows], method = "kendall")
+            # (O(m log m), R/ci-influence-llm-correlation.R; NA with a
+            # muffled warning where undefined)
+            rank_correlation(list(score = p[rows], quality = q[rows]),
+              "kendall", NULL
             )
           } else {
             s <- sum(counts * (mat %*% counts)) / 2
@@ -287,5 +289,5 @@ ci_r_count_kernels <- list(
 )
 
 # Kendall's tau of a replicate from the n x n matrix of pair signs up to
-# this many outputs; beyond, stats::cor() on the replicate's rows.
+# this many outputs; beyond, the O(m log m) count on the replicate's rows.
 ci_kendall_max_matrix <- 2000

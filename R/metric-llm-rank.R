@@ -49,10 +49,15 @@
 #' normal) over `times` resamples of the outputs; each resample is sorted
 #' with its ties in the order of the original rows, as the estimator is.
 #'
+#' @param data A data frame (a grouped data frame gives one row per
+#'   group). A lazy database table gives an error of class
+#'   `aurc_error_type`: collect the columns first ([dplyr::collect()]).
 #' @param score A confidence (higher = more confident) per output: the
-#'   negative of an uncertainty such as the entropy or perplexity.
+#'   negative of an uncertainty such as the entropy or perplexity. For the
+#'   data-frame forms an unquoted column (or an expression of columns).
 #' @param quality The quality of each output, a number (the authors'
 #'   correctness in `[0, 1]`; any scale works, only the order matters).
+#'   For the data-frame forms an unquoted column.
 #' @param n_bins The number of equal-mass bins `B` (the authors' default
 #'   20).
 #' @param p The order: 1 (the default) or 2.
@@ -61,10 +66,19 @@
 #'   is `NA`).
 #' @param conf_level,times,type The confidence level, the number of
 #'   bootstrap resamples and the interval: `"percentile"` or `"normal"`.
+#'   In `rank_calibration_error()`, `conf_level = NULL` (the default)
+#'   gives estimates only; a level gives each group's row of
+#'   `rank_calibration_error_ci()` (`times` and `type` without it are
+#'   ignored with a warning of class `aurc_warning_ignored`).
 #' @return `rank_calibration_error_vec()`: a single number.
 #'   `rank_calibration_error_ci()`: a tibble with `.metric`, `.estimator`
 #'   (`"n_bins=20/p=1"`), `.estimate`, `.lower`, `.upper`, `.std_error`,
-#'   `.conf_level`, `.method`.
+#'   `.conf_level`, `.method`. `rank_calibration_error()`: a tibble with
+#'   the grouping columns, `.metric`, `.estimator` and `.estimate`, one
+#'   row per group (the value of `rank_calibration_error_vec()` on the
+#'   group's rows, in their order); with `conf_level`, the grouping
+#'   columns and each group's row of `rank_calibration_error_ci()`, the
+#'   groups resampled one after the other.
 #' @references Huang, Liu, Wang, Liang, Mou, Wu (2024). Uncertainty in
 #'   language models: assessment through rank-calibration. EMNLP 2024.
 #' @seealso [uncertainty_correlation_vec()], [prr()].
@@ -76,6 +90,13 @@
 #' rank_calibration_error_vec(-entropy, rouge)
 #' rank_calibration_error_vec(entropy, rouge) # backwards
 #' rank_calibration_error_ci(-entropy, rouge, times = 200)
+#' d <- data.frame(model = rep(c("a", "b"), each = 150), entropy, rouge)
+#' if (requireNamespace("dplyr", quietly = TRUE)) {
+#'   by_model <- dplyr::group_by(d, model)
+#'   print(rank_calibration_error(by_model, -entropy, rouge))
+#'   rank_calibration_error(by_model, -entropy, rouge, conf_level = 0.9,
+#'     times = 200)
+#' }
 #' @export
 rank_calibration_error_vec <- function(score, quality, ..., n_bins = 20,
                                        p = 1, na_rm = FALSE) {
@@ -84,6 +105,12 @@ rank_calibration_error_vec <- function(score, quality, ..., n_bins = 20,
   x <- llm_rank_input(score, quality, na_rm, call)
   n_bins <- check_number(n_bins, 1, 1e6, whole = TRUE, call = call)
   p <- check_rce_order(p, call)
+  rce_point(x, n_bins, p, call)
+}
+
+# The estimate of rank_calibration_error_vec() on checked input `x` of
+# llm_rank_input() (NULL: a missing value without na_rm).
+rce_point <- function(x, n_bins, p, call) {
   if (is.null(x)) return(NA_real_)
   out <- rce_value(x$score, x$quality, n_bins, p)
   if (is.na(out)) warn_rce_small(call)
@@ -104,6 +131,12 @@ rank_calibration_error_ci <- function(score, quality, ..., n_bins = 20,
   conf_level <- check_number(conf_level, 0, 1, open = TRUE, call = call)
   times <- check_number(times, 2, 1e6, whole = TRUE, call = call)
   type <- check_choice(type, c("percentile", "normal"), call = call)
+  rce_interval(x, n_bins, p, conf_level, times, type, call)
+}
+
+# The row of rank_calibration_error_ci() on checked input `x` of
+# llm_rank_input() (NULL: a missing value without na_rm).
+rce_interval <- function(x, n_bins, p, conf_level, times, type, call) {
   label <- paste0("n_bins=", n_bins, "/p=", p)
   if (is.null(x) || length(x$score) < 2) {
     if (!is.null(x)) warn_rce_small(call)

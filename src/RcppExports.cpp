@@ -355,8 +355,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // influence_impl
-Rcpp::List influence_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int n_bins, const Rcpp::NumericVector& edges, int threads);
-RcppExport SEXP _aurc_influence_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP edgesSEXP, SEXP threadsSEXP) {
+Rcpp::List influence_impl(const Rcpp::NumericVector& score, const Rcpp::NumericVector& loss, const Rcpp::NumericVector& case_weights, const Rcpp::CharacterVector& metrics, const std::string& estimator, const std::string& method, const std::string& optimum, double coverage, double risk, int n_bins, const Rcpp::NumericVector& edges, int threads, bool values);
+RcppExport SEXP _aurc_influence_impl(SEXP scoreSEXP, SEXP lossSEXP, SEXP case_weightsSEXP, SEXP metricsSEXP, SEXP estimatorSEXP, SEXP methodSEXP, SEXP optimumSEXP, SEXP coverageSEXP, SEXP riskSEXP, SEXP n_binsSEXP, SEXP edgesSEXP, SEXP threadsSEXP, SEXP valuesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type score(scoreSEXP);
@@ -371,7 +371,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_bins(n_binsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type edges(edgesSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(influence_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, edges, threads));
+    Rcpp::traits::input_parameter< bool >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(influence_impl(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, n_bins, edges, threads, values));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -410,6 +411,18 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< SEXP >::type loss(lossSEXP);
     Rcpp::traits::input_parameter< double >::type m(mSEXP);
     rcpp_result_gen = Rcpp::wrap(input_summary_impl(score, loss, m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// kendall_row_sums_impl
+Rcpp::NumericVector kendall_row_sums_impl(const Rcpp::IntegerVector& group, const Rcpp::IntegerVector& y_rank, int n_y);
+RcppExport SEXP _aurc_kendall_row_sums_impl(SEXP groupSEXP, SEXP y_rankSEXP, SEXP n_ySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type y_rank(y_rankSEXP);
+    Rcpp::traits::input_parameter< int >::type n_y(n_ySEXP);
+    rcpp_result_gen = Rcpp::wrap(kendall_row_sums_impl(group, y_rank, n_y));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -699,10 +712,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_weight_mse_impl", (DL_FUNC) &_aurc_weight_mse_impl, 3},
     {"_aurc_mean_weight_mse_impl", (DL_FUNC) &_aurc_mean_weight_mse_impl, 2},
     {"_aurc_batch_study_impl", (DL_FUNC) &_aurc_batch_study_impl, 6},
-    {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 12},
+    {"_aurc_influence_impl", (DL_FUNC) &_aurc_influence_impl, 13},
     {"_aurc_influence_se_impl", (DL_FUNC) &_aurc_influence_se_impl, 3},
     {"_aurc_coverage_at_risk_interval_impl", (DL_FUNC) &_aurc_coverage_at_risk_interval_impl, 5},
     {"_aurc_input_summary_impl", (DL_FUNC) &_aurc_input_summary_impl, 3},
+    {"_aurc_kendall_row_sums_impl", (DL_FUNC) &_aurc_kendall_row_sums_impl, 3},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 10},
     {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 11},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 4},

@@ -8,7 +8,10 @@
 using namespace aurc;
 
 // Estimates, influence values (n x metrics, input order) and standard
-// errors of the metrics named in `metrics` (see parse_metric()).
+// errors of the metrics named in `metrics` (see parse_metric()). With
+// `values = false`, no weights and metrics of the score groups only, the
+// influence values are not returned (NULL) and the standard errors come
+// from metric_se_sorted(), without their scatter to input order.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List influence_impl(const Rcpp::NumericVector& score,
                           const Rcpp::NumericVector& loss,
@@ -18,7 +21,8 @@ Rcpp::List influence_impl(const Rcpp::NumericVector& score,
                           const std::string& method,
                           const std::string& optimum, double coverage,
                           double risk, int n_bins,
-                          const Rcpp::NumericVector& edges, int threads = 1) {
+                          const Rcpp::NumericVector& edges, int threads = 1,
+                          bool values = true) {
   InfluenceOptions o;
   o.estimator = estimator_arg(estimator);
   o.step = method == "step";
@@ -30,23 +34,50 @@ Rcpp::List influence_impl(const Rcpp::NumericVector& score,
   const std::size_t n = static_cast<std::size_t>(score.size());
   const double* w = optional_ptr(case_weights);
   RInterrupt check;
+  const R_xlen_t m = metrics.size();
+  std::vector<Metric> kinds(static_cast<std::size_t>(m));
+  bool sorted_only = !values && w == nullptr;
+  for (R_xlen_t j = 0; j < m; ++j) {
+    const std::string name = Rcpp::as<std::string>(metrics[j]);
+    Metric& kind = kinds[static_cast<std::size_t>(j)];
+    if (!parse_metric(name, kind)) {
+      Rcpp::stop("unknown metric '" + name + "'");
+    }
+    sorted_only = sorted_only && sorted_only_metric(kind);
+  }
+  Rcpp::CharacterVector names(metrics);
+  if (sorted_only) {
+    // the estimates and standard errors only (metric_se_sorted())
+    SortedLoss sl;
+    sort_with_loss(score.begin(), loss.begin(), n, sl, check, threads);
+    GroupVectors gv;
+    collect_groups(sl, gv);
+    Rcpp::NumericVector est(m), se(m);
+    for (R_xlen_t j = 0; j < m; ++j) {
+      double s = 0.0;
+      est[j] = metric_se_sorted(sl, gv, kinds[static_cast<std::size_t>(j)], o,
+                                s, check);
+      se[j] = std::isnan(est[j]) || std::isnan(s) ? NA_REAL : s;
+    }
+    est.names() = names;
+    se.names() = names;
+    return Rcpp::List::create(Rcpp::_["estimate"] = est,
+                              Rcpp::_["influence"] = R_NilValue,
+                              Rcpp::_["std_error"] = se);
+  }
   InfluenceData d;
   prepare_influence(score.begin(), loss.begin(), w, n, d, check, threads);
 
-  const R_xlen_t m = metrics.size();
   Rcpp::NumericVector est(m), se(m);
   Rcpp::NumericMatrix inf(static_cast<int>(n), static_cast<int>(m));
   for (R_xlen_t j = 0; j < m; ++j) {
-    Metric metric;
-    const std::string name = Rcpp::as<std::string>(metrics[j]);
-    if (!parse_metric(name, metric)) Rcpp::stop("unknown metric '" + name + "'");
+    const Metric metric = kinds[static_cast<std::size_t>(j)];
     double* col = &inf(0, static_cast<int>(j));
     est[j] = metric_influence(d, metric, o, col, check);
     const double* stratum =
         metric == Metric::failure_auroc ? loss.begin() : nullptr;
     se[j] = std::isnan(est[j]) ? NA_REAL : influence_se(col, w, stratum, n);
   }
-  Rcpp::CharacterVector names(metrics);
   est.names() = names;
   se.names() = names;
   Rcpp::colnames(inf) = names;

@@ -9,23 +9,32 @@ using namespace aurc;
 
 namespace {
 
+// The pointer is taken once: REAL() and INTEGER() are function calls in
+// R's API, and calling one per element made the summary of 1e3 rows cost
+// half as much as sorting them.
 struct Reader {
-  SEXP x;
-  double operator()(std::size_t i) const {
+  const double* real = nullptr;
+  const int* whole = nullptr;  // integer or logical (NA_LOGICAL == NA_INTEGER)
+  explicit Reader(SEXP x) {
     switch (TYPEOF(x)) {
       case REALSXP:
-        return REAL(x)[i];
-      case INTSXP: {
-        const int v = INTEGER(x)[i];
-        return v == NA_INTEGER ? R_NaN : double(v);
-      }
-      case LGLSXP: {
-        const int v = LOGICAL(x)[i];
-        return v == NA_LOGICAL ? R_NaN : double(v);
-      }
+        real = REAL(x);
+        break;
+      case INTSXP:
+        whole = INTEGER(x);
+        break;
+      case LGLSXP:
+        whole = LOGICAL(x);
+        break;
       default:
-        return R_NaN;
+        break;
     }
+  }
+  double operator()(std::size_t i) const {
+    if (real) return real[i];
+    if (!whole) return R_NaN;
+    const int v = whole[i];
+    return v == NA_INTEGER ? R_NaN : double(v);
   }
 };
 
@@ -39,7 +48,7 @@ Rcpp::NumericVector input_summary_impl(SEXP score, SEXP loss, double m) {
   if (static_cast<std::size_t>(Rf_xlength(loss)) != n)
     Rcpp::stop("score and loss must have the same length");
   const InputSummary s = summarise_input(
-      n, static_cast<std::size_t>(m), Reader{score}, Reader{loss});
+      n, static_cast<std::size_t>(m), Reader(score), Reader(loss));
   return Rcpp::NumericVector::create(
       Rcpp::Named("rows") = s.rows, Rcpp::Named("r") = s.all.r(),
       Rcpp::Named("m_low") = s.low.m, Rcpp::Named("r_low") = s.low.r(),

@@ -1,6 +1,7 @@
 # Coverage of the intervals of uncertainty_correlation_ci() (Fisher z with
-# Bonett-Wright standard errors) and rank_calibration_error_ci()
-# (bootstrap), and the cost of the estimators (issue 36, item 4).
+# the influence standard error, the default, and Bonett-Wright's) and
+# rank_calibration_error_ci() (bootstrap), and the cost of the estimators
+# (issue 36, item 4).
 # Run: R_LIBS=<lib> Rscript studies/llm-rank-coverage.R
 library(aurc)
 set.seed(2026)
@@ -40,6 +41,60 @@ hit <- replicate(1000, {
       .lower <= true[["kendall"]] && true[["kendall"]] <= .upper))
 })
 print(rowMeans(hit))
+
+cat("\nStandard errors of the rank correlations (se =), 95% intervals\n")
+# bonett_wright: Bonett-Wright (Spearman), Fieller (Kendall), derived
+# for continuous data; influence: the tie-aware influence values of
+# R/ci-influence-llm-correlation.R. The true value is that of 2e5 draws.
+se_coverage <- function(gen, n, true, reps) {
+  hit <- replicate(reps, {
+    d <- gen(n)
+    unlist(lapply(c("spearman", "kendall"), function(m) {
+      vapply(c("bonett_wright", "influence"), function(se) {
+        ci <- suppressWarnings(uncertainty_correlation_ci(d$s, d$q,
+          method = m, se = se))
+        isTRUE(ci$.lower <= true[[m]] && true[[m]] <= ci$.upper)
+      }, logical(1))
+    }))
+  })
+  out <- rowMeans(hit)
+  names(out) <- c("rho_bw", "rho_if", "tau_fieller", "tau_if")
+  out
+}
+se_gens <- list(
+  # bivariate normal, correlation 0.6: no ties
+  normal = function(n) {
+    x <- rnorm(n)
+    list(s = x, q = 0.6 * x + 0.8 * rnorm(n))
+  },
+  # ROUGE-like: score and quality in tenths
+  tenths = function(n) {
+    unc <- round(rexp(n), 1)
+    list(s = -unc, q = round(pmin(1, pmax(0, 0.8 - 0.2 * unc +
+      rnorm(n, sd = 0.25))), 1))
+  },
+  # heavy ties: a five-step verbalised confidence, a 0/1 correctness
+  verbal_binary = function(n) {
+    s <- sample(0:4, n, TRUE)
+    list(s = s, q = as.numeric(runif(n) < 0.3 + 0.1 * s))
+  },
+  # skewed score in tenths, most of it at 0; quality in tenths
+  skewed = function(n) {
+    s <- round(rexp(n)^2, 1)
+    list(s = s, q = round(pmin(1, pmax(0, 0.3 + 0.3 * (s > 0.5) +
+      rnorm(n, sd = 0.2))), 1))
+  }
+)
+for (g in names(se_gens)) {
+  d <- se_gens[[g]](2e5)
+  true <- c(spearman = cor(d$s, d$q, method = "spearman"),
+    kendall = uncertainty_correlation_vec(d$s, d$q, method = "kendall"))
+  for (n in c(30, 100, 400)) {
+    r <- se_coverage(se_gens[[g]], n, true, 1000)
+    cat(sprintf("%-13s n = %3d  %s\n", g, n,
+      paste(names(r), sprintf("%.3f", r), collapse = "  ")))
+  }
+}
 
 cat("\nRank-calibration error, bootstrap (percentile, 500 resamples)\n")
 gen2 <- function(n) {

@@ -255,6 +255,129 @@ double metric_influence(InfluenceData& d, Metric m, const InfluenceOptions& o,
   return estimate;
 }
 
+// The estimate and standard error of metric m when the influence values
+// themselves are not wanted (selective_ci() without weights, strata or
+// clusters): the scores sorted with the loss as payload, as the point
+// estimate sorts them, and the influence value of each case read in
+// sorted order. The standard error is a sum over the cases, so their order
+// does not matter; this skips the gather of the losses and the scatter
+// back to input order, two random-access passes that cost more than the
+// sort at n = 1e6. Returns false for the metrics whose influence values
+// need more than the score groups and the losses (ECE, coverage at risk);
+// the caller then takes metric_influence().
+inline bool sorted_only_metric(Metric m) {
+  return m != Metric::ece && m != Metric::coverage_at_risk;
+}
+
+// The oracle's part of the influence values of E-AURC and NAURC, by the
+// position of each case in `sl` (metric_influence() writes them in input
+// order): the losses sorted once more, with their positions in `sl`.
+// Returns the oracle's AURC and whether the loss is constant.
+template <class Check>
+double oracle_by_position(const SortedLoss& sl, const InfluenceOptions& o,
+                          double N, double mu, std::vector<double>& out,
+                          bool& constant, Check& check) {
+  const std::size_t n = sl.loss.size();
+  out.assign(n, 0.0);
+  if (o.asymptotic) {
+    const double slope = -std::log1p(-mu);
+    for (std::size_t k = 0; k < n; ++k) out[k] = slope * sl.loss[k];
+    constant = false;
+    return aurc_asymptotic_optimum(mu);
+  }
+  Presorted by_loss;
+  presort(sl.loss.data(), n, by_loss, check);
+  GroupVectors groups;
+  collect_groups(PresortedGroups{by_loss, sl.loss.data(), nullptr}, groups);
+  constant = loss_is_constant(groups);
+  const double optimum = aurc_oracle(o.estimator, groups, N);
+  std::vector<double> block;
+  influence_oracle(o.estimator, groups, N, block);
+  std::size_t g = 0;
+  for_each_run(by_loss.keys, [&](std::size_t b, std::size_t e) {
+    for (std::size_t j = b; j < e; ++j) out[by_loss.order[j]] = block[g];
+    ++g;
+  });
+  return optimum;
+}
+
+template <class Check = NoCheck>
+double metric_se_sorted(const SortedLoss& sl, const GroupVectors& gv,
+                        Metric m, const InfluenceOptions& o, double& se,
+                        Check check = Check()) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::size_t n = sl.loss.size();
+  const double N = double(n);
+  se = nan;
+  if (!(N > 0.0)) return nan;
+  GroupInfluence gi;
+  score_group_influence(m, o, gv, N, gi);
+  double estimate = gi.estimate;
+  if (std::isnan(estimate)) return nan;
+  if (gi.a.size() != gv.count.size()) return estimate;  // se stays NaN
+  // E-AURC = A - A*, NAURC = (A - A*) / (mu - A*) (the delta method): the
+  // influence value x of a case is a linear combination of that of the
+  // AURC (u), of the oracle (v) and of the loss itself, x = c_u u + c_v v
+  // + c_l loss (centring below makes constants irrelevant)
+  std::vector<double> oracle;
+  double c_u = 1.0, c_v = 0.0, c_l = 0.0;
+  if (m == Metric::eaurc || m == Metric::naurc) {
+    bool constant = false;
+    const double mu = total_loss(gv) / N;
+    const double optimum = oracle_by_position(sl, o, N, mu, oracle, constant,
+                                              check);
+    c_v = -1.0;
+    if (m == Metric::eaurc) {
+      estimate -= optimum;
+    } else {
+      const double den = mu - optimum;
+      if (!(den > 0.0) || constant) return nan;
+      const double num = estimate - optimum;
+      // (u - v) / den - num (loss - v) / den^2
+      c_u = 1.0 / den;
+      c_v = -1.0 / den + num / (den * den);
+      c_l = -num / (den * den);
+      estimate = num / den;
+    }
+  }
+  const double* v = oracle.empty() ? nullptr : oracle.data();
+  // one pass: the sums, sums of squares and counts of the influence values
+  // within the strata (the failure AUROC's two classes, DeLong's variance;
+  // one stratum otherwise); then influence_se() of the values centred at
+  // their overall mean m (centre()), as sum (x - m)^2 = ss - 2 m s + c m^2.
+  // The values are shifted by the first one first, so that a mean far from
+  // zero loses no precision to cancellation.
+  auto value = [&](std::size_t g, std::size_t k) {
+    const double u = gi.a[g] + gi.b[g] * sl.loss[k];
+    return v ? c_u * u + c_v * v[k] + c_l * sl.loss[k] : u;
+  };
+  const bool strata = m == Metric::failure_auroc;
+  const double shift = value(0, 0);
+  double s1[2] = {0.0, 0.0}, ss[2] = {0.0, 0.0}, cnt[2] = {0.0, 0.0};
+  std::size_t g = 0;
+  for_each_run(sl.keys, [&](std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; ++k) {
+      const double x = value(g, k) - shift;
+      const int c = strata ? (sl.loss[k] != 0.0) : 0;
+      s1[c] += x;
+      ss[c] += x * x;
+      cnt[c] += 1.0;
+    }
+    ++g;
+  });
+  const double mean = (s1[0] + s1[1]) / N;
+  double var = 0.0;
+  for (int c = 0; c < 2; ++c) {
+    if (!(cnt[c] > 0.0)) continue;
+    if (!(cnt[c] > 1.0)) return estimate;  // se stays NaN
+    const double centred =
+        ss[c] - 2.0 * mean * s1[c] + cnt[c] * mean * mean;
+    var += centred * cnt[c] / (cnt[c] - 1.0);
+  }
+  se = std::sqrt(var) / N;
+  return estimate;
+}
+
 // Standard error from influence values: sqrt(sum_i w_i IF_i^2 * N_k /
 // (N_k - 1)) / N, the sum taken within strata k (one stratum, or for the
 // failure AUROC the two classes, which is DeLong's variance with its

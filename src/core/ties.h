@@ -193,6 +193,21 @@ inline void collect_groups(const PresortedGroups& src, GroupVectors& out) {
   out.loss.resize(g);
 }
 
+// The same for a SortedLoss (sized once, as above).
+inline void collect_groups(const SortedLoss& src, GroupVectors& out) {
+  const std::size_t n = src.keys.size();
+  out.count.resize(n);
+  out.loss.resize(n);
+  std::size_t g = 0;
+  src.ascending([&](double c, double s) {
+    out.count[g] = c;
+    out.loss[g] = s;
+    ++g;
+  });
+  out.count.resize(g);
+  out.loss.resize(g);
+}
+
 // Total weighted count of a source.
 template <class Source>
 double total_count(const Source& src) {

@@ -37,6 +37,7 @@
 #include "core/metric_name.h"
 #include "core/partial.h"
 #include "core/threads.h"
+#include "core/kendall.h"
 
 namespace {
 
@@ -2651,6 +2652,68 @@ void test_success_aupr() {
   }
 }
 
+// Kendall's row sums against the literal double sum over pairs, with ties
+// in both columns.
+void test_kendall_row_sums() {
+  std::mt19937_64 rng(7);
+  for (std::size_t n : {1u, 2u, 5u, 40u, 300u}) {
+    std::vector<int> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<int>(rng() % 6);
+      y[i] = 1 + static_cast<int>(rng() % 4);
+    }
+    std::sort(x.begin(), x.end());  // ascending x: groups are the values
+    std::vector<double> got(n);
+    aurc::kendall_row_sums(x.data(), y.data(), n, 4, got.data());
+    bool ok = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      double c = 0.0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const int sx = (x[i] > x[j]) - (x[i] < x[j]);
+        const int sy = (y[i] > y[j]) - (y[i] < y[j]);
+        c += sx * sy;
+      }
+      ok = ok && got[i] == c;
+    }
+    CHECK(ok);
+  }
+}
+
+// The standard error read in sorted order (metric_se_sorted()) equals
+// influence_se() of the influence values in input order.
+void test_se_sorted() {
+  using namespace aurc;
+  std::mt19937_64 rng(11);
+  const Metric metrics[] = {Metric::aurc, Metric::augrc,
+                            Metric::failure_auroc, Metric::eaurc,
+                            Metric::naurc, Metric::risk_at_coverage};
+  for (std::size_t n : {2u, 9u, 200u}) {
+    std::vector<double> score(n), loss(n), inf(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      score[i] = double(rng() % 7);
+      loss[i] = double(rng() % 2);
+    }
+    for (Metric m : metrics) {
+      InfluenceOptions o;
+      InfluenceData d;
+      prepare_influence(score.data(), loss.data(), nullptr, n, d);
+      const double est = metric_influence(d, m, o, inf.data());
+      const double se = influence_se(
+          inf.data(), nullptr,
+          m == Metric::failure_auroc ? loss.data() : nullptr, n);
+      SortedLoss sl;
+      sort_with_loss(score.data(), loss.data(), n, sl);
+      GroupVectors gv;
+      collect_groups(sl, gv);
+      double se2 = 0.0;
+      const double est2 = metric_se_sorted(sl, gv, m, o, se2);
+      CHECK((std::isnan(est) && std::isnan(est2)) || est == est2);
+      CHECK((std::isnan(se) && std::isnan(se2)) ||
+            std::fabs(se - se2) <= 1e-12 * std::fabs(se));
+    }
+  }
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -2700,6 +2763,8 @@ int main() {
   test_binomial_draw();
   test_ci_draws_binomial();
   test_partial_and_prr();
+  test_kendall_row_sums();
+  test_se_sorted();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

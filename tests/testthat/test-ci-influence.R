@@ -170,3 +170,40 @@ test_that("risk at coverage influence is the fixed-threshold one when locked", {
   expected <- acc * (f - theta) / mean(acc)
   expect_equal(res$influence, expected - mean(expected), tolerance = 1e-12)
 })
+
+test_that("the standard errors without the influence values equal those from them", {
+  # influence_impl(values = FALSE) reads the influence values in sorted
+  # order (src/core/influence.h, metric_se_sorted()); the general path
+  # writes them in input order and takes influence_se() of them
+  set.seed(41)
+  metrics <- c(
+    "aurc", "augrc", "failure_auroc", "failure_aupr", "risk_at_coverage",
+    "eaugrc", "eaurc", "naurc", "mean_loss"
+  )
+  binary <- c("failure_auroc", "failure_aupr", "eaugrc")
+  for (n in c(1, 2, 3, 7, 60, 500)) {
+    score <- round(stats::runif(n), 1)
+    failure <- stats::rbinom(n, 1, 0.3)
+    loss <- round(stats::rexp(n), 1)
+    for (m in metrics) {
+      for (est in c("alpha", "trapezoid", "sele", "alpha_prime")) {
+        if (!m %in% c("aurc", "eaurc", "naurc") && est != "alpha") next
+        for (optimum in c("exact", if (m == "eaurc") "asymptotic")) {
+          l <- if (m %in% binary || optimum == "asymptotic") failure else loss
+          run <- function(values) {
+            aurc:::influence_impl(score, as.double(l), double(), m, est,
+              "trapezoid", optimum, 0.5, 0.5, 10L, double(), 1L, values
+            )
+          }
+          a <- run(TRUE)
+          b <- run(FALSE)
+          expect_null(b$influence)
+          expect_identical(unname(b$estimate), unname(a$estimate))
+          expect_equal(unname(b$std_error), unname(a$std_error),
+            tolerance = 1e-12
+          )
+        }
+      }
+    }
+  }
+})

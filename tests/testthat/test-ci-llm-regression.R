@@ -217,39 +217,48 @@ test_that("Spearman's influence values are the functional's derivative", {
     w[i] <- w[i] + h
     (spearman_functional(x, y, w) - spearman_functional(x, y, w0)) / h
   }, 0)
-  expect_equal(aurc:::spearman_influence(x, y), literal, tolerance = 1e-4)
+  expect_equal(aurc:::spearman_rho_influence(x, y)$influence, literal,
+    tolerance = 1e-4)
   # and the interval's standard error is the influence values'
   ci <- selective_ci_vec(x, quality = y, metrics = "spearman")
   expect_equal(ci$.std_error,
     sqrt(sum(literal^2) * n / (n - 1)) / n, tolerance = 1e-4)
 })
 
-test_that("Kendall's influence values are the U-statistics' projections", {
+test_that("Kendall's influence values are the V-statistics' derivatives", {
   set.seed(7)
   n <- 20
   x <- round(stats::runif(n), 1)
   y <- round(pmin(1, pmax(0, x + stats::rnorm(n, sd = 0.3))), 1)
-  # literal: pair by pair
-  k1 <- tx <- ty <- numeric(n)
-  for (i in 1:n) for (j in 1:n) if (i != j) {
-    k1[i] <- k1[i] + sign(x[i] - x[j]) * sign(y[i] - y[j]) / (n - 1)
-    tx[i] <- tx[i] + (x[i] == x[j]) / (n - 1)
-    ty[i] <- ty[i] + (y[i] == y[j]) / (n - 1)
+  # literal, pair by pair: A, B, C the means over all n^2 pairs of
+  # sign(dx) sign(dy), 1(dx != 0), 1(dy != 0)
+  cc <- tx <- ty <- numeric(n)
+  for (i in 1:n) for (j in 1:n) {
+    cc[i] <- cc[i] + sign(x[i] - x[j]) * sign(y[i] - y[j])
+    tx[i] <- tx[i] + (x[i] != x[j])
+    ty[i] <- ty[i] + (y[i] != y[j])
   }
-  d <- sqrt((1 - mean(tx)) * (1 - mean(ty)))
-  tau <- mean(k1) / d
+  a <- sum(cc) / n^2
+  b <- sum(tx) / n^2
+  cy <- sum(ty) / n^2
+  tau <- a / sqrt(b * cy)
   expect_equal(tau, stats::cor(x, y, method = "kendall"), tolerance = 1e-12)
-  literal <- 2 * (k1 - mean(k1)) / d + tau / 2 *
-    (2 * (tx - mean(tx)) / (1 - mean(tx)) +
-      2 * (ty - mean(ty)) / (1 - mean(ty)))
-  expect_equal(aurc:::kendall_influence(x, y), literal, tolerance = 1e-12)
-  # the jackknife agrees to first order
+  literal <- 2 * (cc / n - a) / sqrt(b * cy) -
+    tau / 2 * (2 * (tx / n - b) / b + 2 * (ty / n - cy) / cy)
+  ci <- selective_ci_vec(x, quality = y, metrics = "kendall")
+  expect_equal(ci$.std_error, sqrt(sum(literal^2) / (n * (n - 1))),
+    tolerance = 1e-12)
+  # the standard error of uncertainty_correlation_ci()'s influence
+  # interval (there on Fisher's z scale)
+  uc <- uncertainty_correlation_ci(x, y, method = "kendall")
+  expect_equal(ci$.std_error, uc$.std_error * (1 - tau^2),
+    tolerance = 1e-12)
+  # and the jackknife agrees to first order
   jack <- vapply(1:n, function(i) {
     stats::cor(x[-i], y[-i], method = "kendall")
   }, 0)
   se_jack <- sqrt((n - 1) / n * sum((jack - mean(jack))^2))
-  se <- selective_ci_vec(x, quality = y, metrics = "kendall")$.std_error
-  expect_equal(se, se_jack, tolerance = 0.25)
+  expect_equal(ci$.std_error, se_jack, tolerance = 0.25)
 })
 
 test_that("the AUSE's standard errors agree with the jackknife", {

@@ -179,13 +179,13 @@ test_that("rank correlations equal stats::cor.test", {
     method = "kendall"), 1)
   expect_equal(uncertainty_correlation_vec(1:3, c(1, 0.5, 0)), -1)
   # Fisher z interval with Bonett-Wright's standard errors
-  ci <- uncertainty_correlation_ci(conf, rouge)
+  ci <- uncertainty_correlation_ci(conf, rouge, se = "bonett_wright")
   r <- stats::cor(conf, rouge, method = "spearman")
   se <- sqrt((1 + r^2 / 2) / (n - 3))
   expect_equal(ci$.lower, tanh(atanh(r) - stats::qnorm(0.975) * se))
   expect_equal(ci$.upper, tanh(atanh(r) + stats::qnorm(0.975) * se))
   ci <- uncertainty_correlation_ci(conf, rouge, method = "kendall",
-    conf_level = 0.9)
+    conf_level = 0.9, se = "bonett_wright")
   tau <- stats::cor(conf, rouge, method = "kendall")
   expect_equal(ci$.upper,
     tanh(atanh(tau) + stats::qnorm(0.95) * sqrt(0.437 / (n - 4))))
