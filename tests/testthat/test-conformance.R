@@ -673,13 +673,21 @@ test_that("the conformance matrix holds for the regression and LLM metrics", {
               times = 10, na_rm = nr, case_weights = cw),
             v$o))$groups$estimate[1]
         },
-        data_frame = if (info$data_frame[k]) function() {
-          do.call(getExportedValue("aurc", m), list(d, quote(s2), quote(y),
-            definition = v$o$definition, na_rm = nr, case_weights = cw
-          ))$.estimate
+        # the data-frame form with its own arguments (the AUSE takes the
+        # uncertainty; a metric without weights has no `case_weights`)
+        data_frame = if (info$data_frame[k] &&
+          !(unweighted && !is.null(x$w))) function() {
+          fn <- getExportedValue("aurc", m)
+          args <- c(
+            list(d, if (is_error) quote(s2) else quote(s), quote(y)),
+            v$o, list(na_rm = nr),
+            if (!unweighted) list(case_weights = cw)
+          )
+          if (is_error) d$s2 <- -d$s
+          args[[1]] <- d
+          do.call(fn, args)$.estimate
         }
       )
-      if (info$data_frame[k]) d$s2 <- -d$s # (the AUSE takes uncertainty)
       forms <- Filter(Negate(is.null), forms)
       for (form in names(forms)) {
         cell <- conformance_run(forms[[form]]())
