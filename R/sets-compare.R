@@ -347,8 +347,23 @@ set_compare_pairs <- function(inputs, pairs, opts, indices, call) {
   )
   est <- matrix(est, nrow = length(m))
   boot_metrics <- m[set_metric_kinds[m] %in% c("class", "size")]
-  boot <- if (length(boot_metrics)) {
+  # weights standing for fewer than two cases: no spread to estimate
+  few <- set_counts(sum(inputs[[1]]$w), inputs[[1]]) < 2
+  if (few) {
+    warn_aurc(
+      c(
+        "No interval here; the intervals and tests are {.val {NA}}.",
+        i = "There are fewer than two cases to estimate the spread from."
+      ),
+      class = "aurc_warning_no_interval", call = call
+    )
+  }
+  boot <- if (length(boot_metrics) && !few) {
     set_compare_bootstrap(inputs, boot_metrics, opts, indices, call)
+  } else if (length(boot_metrics)) {
+    array(NA_real_, c(2, length(inputs), length(boot_metrics)),
+      dimnames = list(NULL, NULL, boot_metrics)
+    )
   }
   rows <- list()
   for (j in seq_along(m)) {
@@ -409,6 +424,7 @@ set_compare_mean_test <- function(ia, ib, m, opts) {
     disc <- sum(w * d^2) * ia$count_scale
     stat <- if (disc > 0) dbar * cases / sqrt(disc) else 0
   }
+  if (cases < 2) stat <- NA_real_
   c(
     difference = dbar, lower = lower, upper = upper, std_error = se,
     statistic = stat, p_value = 2 * stats::pnorm(-abs(stat))

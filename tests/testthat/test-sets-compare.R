@@ -369,3 +369,22 @@ test_that("the tests keep their level under the null (small simulation)", {
   }
   expect_true(all(colMeans(pb < 0.05) <= 0.15), info = paste(colMeans(pb < 0.05)))
 })
+
+test_that("fewer than two cases: NA intervals with a classed warning", {
+  h <- hand_sets()
+  expect_warning(
+    r <- compare_sets_vec(list(a = h$a[1, , drop = FALSE],
+      b = h$b[1, , drop = FALSE]), h$truth[1], times = 20),
+    class = "aurc_warning_no_interval"
+  )
+  expect_true(all(is.na(r$lower) & is.na(r$p_value)))
+  expect_equal(r$difference[r$.metric == "mean_size"], -1)
+  expect_warning(
+    r <- compare_sets_vec(list(a = h$a, b = h$b), h$truth,
+      case_weights = rep(1e-320, 6), times = 20
+    ),
+    class = "aurc_warning_no_interval"
+  )
+  expect_true(all(is.na(r$upper)))
+  expect_equal(r$difference[r$.metric == "coverage"], 1 / 6)
+})
