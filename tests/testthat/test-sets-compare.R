@@ -367,7 +367,8 @@ test_that("the tests keep their level under the null (small simulation)", {
     )
     pb[i, ] <- r$p_value
   }
-  expect_true(all(colMeans(pb < 0.05) <= 0.15), info = paste(colMeans(pb < 0.05)))
+  rate_b <- colMeans(pb < 0.05)
+  expect_true(all(rate_b <= 0.15), info = paste(rate_b))
 })
 
 test_that("fewer than two cases: NA intervals with a classed warning", {
@@ -387,4 +388,46 @@ test_that("fewer than two cases: NA intervals with a classed warning", {
   )
   expect_true(all(is.na(r$upper)))
   expect_equal(r$difference[r$.metric == "coverage"], 1 / 6)
+})
+
+test_that("weighted bootstrap: frequency weights draw rows, importance cases", {
+  skip_if_not_installed("boot")
+  skip_if_not_installed("hardhat")
+  set.seed(21)
+  x <- random_sets(30)
+  w <- sample(1:3, 30, replace = TRUE)
+  # frequency weights: each position of a replicate is one of the sum(w)
+  # rows, as the bootstrap of the data with rows repeated
+  rows <- rep(1:30, w)
+  idx_rows <- matrix(sample.int(length(rows), 50 * length(rows),
+    replace = TRUE
+  ), 50)
+  idx_cases <- matrix(rows[idx_rows], 50)
+  m <- c("covgap", "sscv")
+  got <- compare_sets_vec(list(a = x$a, b = x$b), x$truth, case_weights = w,
+    metrics = m, indices = idx_cases
+  )
+  want <- compare_sets_vec(list(a = x$a[rows, ], b = x$b[rows, ]),
+    x$truth[rows], metrics = m, indices = idx_rows
+  )
+  expect_equal(got, want)
+  # importance weights: the cases are resampled, each drawn case with its
+  # weight (boot::boot() with the weights of the cases drawn)
+  wi <- runif(30, 0.5, 2)
+  stat <- function(d, i) {
+    val <- function(s) {
+      set_metrics_vec(s[i, ], x$truth[i], metrics = "covgap",
+        case_weights = wi[i]
+      )$.estimate
+    }
+    val(x$a) - val(x$b)
+  }
+  set.seed(6)
+  b <- boot::boot(1:30, stat, R = 60)
+  r <- compare_sets_vec(list(a = x$a, b = x$b), x$truth,
+    case_weights = hardhat::importance_weights(wi), metrics = "covgap",
+    indices = boot::boot.array(b, indices = TRUE)
+  )
+  expect_equal(r$std_error, sd(b$t[, 1]))
+  expect_equal(r$difference, b$t0)
 })
