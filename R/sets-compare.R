@@ -150,8 +150,8 @@ compare_sets <- function(data, sets, truth, ..., alpha = 0.1,
       if (is.matrix(x)) x[rows, , drop = FALSE] else x[rows]
     })
     names(s) <- cols
-    set_compare_table(s, truth[rows], case_weights[rows], classes, opts,
-      indices, na_rm, call
+    set_compare_table(s, truth[rows], set_weights_rows(case_weights, rows),
+      classes, opts, indices, na_rm, call
     )
   })
   out <- do.call(rbind, parts)

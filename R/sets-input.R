@@ -105,6 +105,18 @@ set_input_weights <- function(cases, case_weights, na_rm, call) {
   )
 }
 
+# The case weights of rows `rows` (a group of a data frame): subsetting
+# drops the attribute that marks importance weights (plain_weights()), so
+# it is put back.
+set_weights_rows <- function(case_weights, rows) {
+  if (is.null(case_weights)) return(NULL)
+  out <- case_weights[rows]
+  if (weights_kind(case_weights) == "importance") {
+    attr(out, "aurc_weights") <- "importance"
+  }
+  out
+}
+
 abort_set_type <- function(sets, call) {
   abort_aurc(
     c(

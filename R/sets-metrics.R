@@ -184,7 +184,8 @@ set_metrics <- function(data, sets, truth, ..., alpha = 0.1, metrics = NULL,
   parts <- lapply(groups$rows, function(rows) {
     s <- values$sets
     s <- if (is.matrix(s)) s[rows, , drop = FALSE] else s[rows]
-    set_metrics_table(s, values$truth[rows], values$case_weights[rows],
+    set_metrics_table(s, values$truth[rows],
+      set_weights_rows(values$case_weights, rows),
       alpha, metrics, classes, size_strata, interval, conf_level, na_rm,
       call
     )

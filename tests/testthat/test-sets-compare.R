@@ -52,7 +52,8 @@ test_that("hand case: coverage and size differences, McNemar, paired SE", {
   # two discordant cases favour a, one b: z = (2 - 1) / sqrt(3)
   expect_equal(cov$statistic, 1 / sqrt(3))
   expect_equal(cov$p_value, 2 * pnorm(-1 / sqrt(3)))
-  # sum (d - 1/6)^2 = 3 (1/6)^2 + 2 (5/6)^2 + (7/6)^2 = 102 / 36
+  # the squared deviations from 1/6 sum to 3 (1/6)^2 + 2 (5/6)^2 +
+  # (7/6)^2, which is 102 / 36
   se <- sqrt(102 / 36 / 5 / 6)
   expect_equal(cov$std_error, se)
   z <- qnorm(0.975)
@@ -430,4 +431,31 @@ test_that("weighted bootstrap: frequency weights draw rows, importance cases", {
   )
   expect_equal(r$std_error, sd(b$t[, 1]))
   expect_equal(r$difference, b$t0)
+})
+
+test_that("the data-frame form keeps hardhat importance weights", {
+  skip_if_not_installed("hardhat")
+  set.seed(13)
+  x <- random_sets(50)
+  w <- runif(50, 0.2, 3)
+  df <- data.frame(y = x$truth, w = hardhat::importance_weights(w))
+  df$a <- x$a
+  df$b <- x$b
+  m <- c("coverage", "mean_size")
+  got <- compare_sets(df, c(a, b), y, case_weights = w, metrics = m)
+  want <- compare_sets_vec(list(a = x$a, b = x$b), x$truth,
+    case_weights = hardhat::importance_weights(w), metrics = m
+  )
+  expect_equal(got, want)
+  plain <- compare_sets_vec(list(a = x$a, b = x$b), x$truth,
+    case_weights = w, metrics = m
+  )
+  expect_false(isTRUE(all.equal(got$std_error, plain$std_error)))
+  # set_metrics() too (its groups used to drop the importance mark)
+  expect_equal(
+    set_metrics(df, a, y, case_weights = w),
+    set_metrics_vec(x$a, x$truth,
+      case_weights = hardhat::importance_weights(w)
+    )
+  )
 })
