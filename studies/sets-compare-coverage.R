@@ -1,9 +1,9 @@
 # Coverage and level of compare_sets() by simulation (issue 36).
 # Two set predictors of the same cases (K = 3 equally likely classes). In
-# predictor A the true class is in the set with probability pA[y], each
-# other class with probability qA; B likewise with pB, qB. The two share
-# their uniforms (case i holds the truth in A when U_i < pA[y_i] and in B
-# when U_i < pB[y_i]; the same for each other class), so they are
+# predictor A the true class is in the set with probability p_a[y], each
+# other class with probability q_a; B likewise with p_b, q_b. The two share
+# their uniforms (case i holds the truth in A when U_i < p_a[y_i] and in B
+# when U_i < p_b[y_i]; the same for each other class), so they are
 # positively correlated, as two predictors of one model are. Every target
 # is known in closed form:
 #   coverage        sum_k pi_k p_k
@@ -36,7 +36,8 @@ draw <- function(y, u, v, p, q) {
 
 truth_of <- function(p, q) {
   f <- stats::dbinom(0:(k - 1), k - 1, q)
-  fs <- function(s) if (s >= 1 && s <= k) f[s] else 0 # P(B = s - 1)
+  # the probability that B = s - 1
+  fs <- function(s) if (s >= 1 && s <= k) f[s] else 0
   cov <- sum(pi * p)
   strat_cov <- vapply(strata, function(r) {
     s <- r[1]:r[2]
@@ -58,19 +59,19 @@ truth_of <- function(p, q) {
 metrics <- c("coverage", "mean_size", "singleton_rate", "empty_rate",
   "class_coverage_gap", "covgap", "macro_coverage", "ssc_min", "sscv")
 
-scenario <- function(name, pA, qA, pB, qB, paired = TRUE) {
-  target <- truth_of(pA, qA)[metrics] - truth_of(pB, qB)[metrics]
+scenario <- function(name, p_a, q_a, p_b, q_b, paired = TRUE) {
+  target <- truth_of(p_a, q_a)[metrics] - truth_of(p_b, q_b)[metrics]
   hit <- reject <- matrix(NA, reps, length(metrics))
   for (i in seq_len(reps)) {
     y <- sample.int(k, n, replace = TRUE, prob = pi)
     u <- stats::runif(n)
     v <- matrix(stats::runif(n * k), n, k)
-    a <- draw(y, u, v, pA, qA)
+    a <- draw(y, u, v, p_a, q_a)
     if (!paired) {
       u <- stats::runif(n)
       v <- matrix(stats::runif(n * k), n, k)
     }
-    b <- draw(y, u, v, pB, qB)
+    b <- draw(y, u, v, p_b, q_b)
     r <- compare_sets_vec(list(a = a, b = b), y, alpha = alpha,
       metrics = metrics, size_strata = strata, times = 999
     )

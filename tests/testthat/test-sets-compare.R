@@ -56,8 +56,18 @@ test_that("hand case: coverage and size differences, McNemar, paired SE", {
   # (7/6)^2, which is 102 / 36
   se <- sqrt(102 / 36 / 5 / 6)
   expect_equal(cov$std_error, se)
+  # Tango's score interval: where the score statistic, with the restricted
+  # estimate q of P(d = -1) given Delta, is -/+ z
   z <- qnorm(0.975)
-  expect_equal(c(cov$lower, cov$upper), 1 / 6 + c(-1, 1) * z * se)
+  score <- function(delta) {
+    b <- -3 + (12 - 2 + 1) * delta
+    cc <- -1 * delta * (1 - delta)
+    q <- (sqrt(b^2 - 8 * 6 * cc) - b) / (4 * 6)
+    (2 - 1 - 6 * delta) / sqrt(6 * (2 * q + delta * (1 - delta)))
+  }
+  expect_equal(score(cov$lower), z, tolerance = 1e-8)
+  expect_equal(score(cov$upper), -z, tolerance = 1e-8)
+  expect_equal(score(0), 1 / sqrt(3))
   # sizes a = (1, 2, 1, 1, 3, 0), b = (2, 2, 1, 1, 1, 1): d = (-1, 0, 0,
   # 0, 2, -1), mean 0, sum d^2 = 6
   sz <- r[r$.metric == "mean_size", ]
@@ -130,8 +140,10 @@ test_that("the paired Wald interval is t.test(paired = TRUE)'s, McNemar's p", {
     expect_equal(row$difference, unname(tt$estimate))
     expect_equal(row$std_error, tt$stderr)
     z <- qnorm(0.95)
-    expect_equal(row$lower, max(-4, row$difference - z * tt$stderr))
     if (m == "mean_size") {
+      expect_equal(c(row$lower, row$upper),
+        row$difference + c(-1, 1) * z * tt$stderr
+      )
       expect_equal(row$statistic, unname(tt$statistic))
       expect_equal(row$p_value, 2 * pnorm(-abs(unname(tt$statistic))))
     } else {
@@ -223,7 +235,11 @@ test_that("the bootstrap is reproducible and pairs the draws", {
   expect_true(all(r0$difference == 0))
   expect_true(all(r0$std_error == 0))
   expect_true(all(r0$p_value == 1))
-  expect_true(all(r0$lower == 0 & r0$upper == 0))
+  rate <- r0$.method == "mcnemar"
+  expect_true(all(r0$lower[!rate] == 0 & r0$upper[!rate] == 0))
+  # the score interval of no discordant case is symmetric about 0
+  expect_equal(r0$lower[rate], -r0$upper[rate])
+  expect_true(all(r0$upper[rate] > 0))
 })
 
 test_that("more than two predictors: all pairs, p-values adjusted per metric", {
@@ -457,5 +473,53 @@ test_that("the data-frame form keeps hardhat importance weights", {
     set_metrics_vec(x$a, x$truth,
       case_weights = hardhat::importance_weights(w)
     )
+  )
+})
+
+test_that("the interval of the rates is Tango's, as PropCIs::scoreci.mp()", {
+  skip_if_not_installed("PropCIs")
+  set.seed(17)
+  for (n in c(15, 80, 400)) {
+    x <- random_sets(n, p = 0.8)
+    r <- compare_sets_vec(list(a = x$a, b = x$b), x$truth,
+      metrics = c("coverage", "singleton_rate", "empty_rate"),
+      conf_level = 0.9
+    )
+    cov_a <- x$a[cbind(seq_len(n), x$truth)]
+    cov_b <- x$b[cbind(seq_len(n), x$truth)]
+    vals <- list(
+      coverage = list(cov_a, cov_b),
+      singleton_rate = list(rowSums(x$a) == 1, rowSums(x$b) == 1),
+      empty_rate = list(rowSums(x$a) == 0, rowSums(x$b) == 0)
+    )
+    for (m in names(vals)) {
+      n10 <- sum(vals[[m]][[1]] & !vals[[m]][[2]])
+      n01 <- sum(!vals[[m]][[1]] & vals[[m]][[2]])
+      # PropCIs's difference is (c - b) / n
+      tg <- PropCIs::scoreci.mp(b = n01, c = n10, n = n, conf.level = 0.9)
+      row <- r[r$.metric == m, ]
+      expect_equal(c(row$lower, row$upper), as.numeric(tg$conf.int),
+        tolerance = 1e-5, info = paste(m, n)
+      )
+    }
+  }
+  # no discordant case: an interval around 0 all the same
+  h <- hand_sets()
+  r0 <- compare_sets_vec(list(a = h$a, b = h$a), h$truth,
+    metrics = "coverage"
+  )
+  tg <- PropCIs::scoreci.mp(b = 0, c = 0, n = 6, conf.level = 0.95)
+  expect_equal(c(r0$lower, r0$upper), as.numeric(tg$conf.int),
+    tolerance = 1e-5
+  )
+  # all cases discordant one way
+  a <- h$a
+  a[] <- TRUE
+  b <- h$a
+  b[] <- FALSE
+  r1 <- compare_sets_vec(list(a = a, b = b), h$truth, metrics = "coverage")
+  tg <- PropCIs::scoreci.mp(b = 0, c = 6, n = 6, conf.level = 0.95)
+  expect_equal(c(r1$lower, r1$upper), as.numeric(tg$conf.int),
+    tolerance = 1e-5
   )
 })
