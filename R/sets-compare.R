@@ -53,6 +53,15 @@
 #' `min(1, 2 min(1 + #{d* <= 0}, 1 + #{d* >= 0}) / (B + 1))`, as
 #' [compare_scores()] (see there for the other types). Classes and strata
 #' without cases in a replicate are left out of it, as of the estimate.
+#' The maxima and minima over groups are not smooth in the data, and their
+#' bootstrap is only approximate where groups nearly tie for the extreme.
+#'
+#' **Simulations** (`studies/sets-compare-coverage.R`, 1000 data sets of
+#' 150 and of 500 cases, 3 classes, level 0.95): the intervals of the rates
+#' and the size covered 0.93 to 0.97 and their tests rejected 0.04 to 0.07
+#' of the time under the null; the bootstrap intervals covered 0.93 to 1.00
+#' (the gaps conservatively), except `sscv` at 150 cases (0.84) and 500
+#' cases (0.93).
 #'
 #' **Case weights.** Frequency weights (plain numbers,
 #' [hardhat::frequency_weights()]) count as that many cases: `W` and the
