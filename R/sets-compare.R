@@ -71,8 +71,8 @@
 #' while the intervals take Kish's effective number of cases
 #' `W^2 / sum w_i^2` as [set_metrics()] does: `W` in `s_d / sqrt(W)` and
 #' the discordant counts are scaled by `W / sum w_i^2`, and a replicate
-#' resamples the cases (uniformly), each drawn case entering with its
-#' weight times its count.
+#' resamples the cases of positive weight (uniformly), each drawn case
+#' entering with its weight times its count.
 #'
 #' **Several predictors.** All `P (P - 1) / 2` pairs are compared, the
 #' p-values of each metric adjusted over the pairs (within each group)
@@ -511,6 +511,7 @@ set_compare_bootstrap <- function(inputs, metrics, opts, indices, call) {
   # cases, each drawn case entering with its weight
   rows_w <- if (freq) input$w * input$count_scale else NULL
   size <- if (freq) round(sum(rows_w)) else n
+  drawn <- which(input$w > 0)
   draws <- ci_check_draws(opts$times, indices, NULL, NULL, n, size, call)
   if (is.null(draws$indices)) ci_check_rows(size, call)
   times <- draws$times
@@ -528,8 +529,15 @@ set_compare_bootstrap <- function(inputs, metrics, opts, indices, call) {
     counts <- if (!is.null(draws$indices)) {
       idx <- draws$indices[first + seq_len(bsize), , drop = FALSE]
       t(apply(idx, 1, tabulate, nbins = n))
-    } else {
+    } else if (freq) {
       ci_bootstrap_counts(double(n), rows_w, NULL, NULL, bsize, seed, first)
+    } else {
+      # importance weights: the cases of positive weight are the sample
+      cnt <- matrix(0, bsize, n)
+      cnt[, drawn] <- ci_bootstrap_counts(double(length(drawn)), NULL, NULL,
+        NULL, bsize, seed, first
+      )
+      cnt
     }
     # replicate weights, cases x replicates
     v <- t(counts)

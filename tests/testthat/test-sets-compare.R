@@ -523,3 +523,24 @@ test_that("the interval of the rates is Tango's, as PropCIs::scoreci.mp()", {
     tolerance = 1e-5
   )
 })
+
+test_that("importance weights: cases of weight 0 are not drawn", {
+  skip_if_not_installed("hardhat")
+  set.seed(31)
+  x <- random_sets(40)
+  w <- runif(40, 0.5, 2)
+  w0 <- c(w, rep(0, 10))
+  a0 <- rbind(x$a, x$b[1:10, ])
+  b0 <- rbind(x$b, x$a[1:10, ])
+  y0 <- c(x$truth, x$truth[1:10])
+  m <- c("covgap", "ssc_min", "coverage")
+  set.seed(3)
+  got <- compare_sets_vec(list(a = a0, b = b0), y0, metrics = m,
+    case_weights = hardhat::importance_weights(w0), times = 100
+  )
+  set.seed(3)
+  want <- compare_sets_vec(list(a = x$a, b = x$b), x$truth, metrics = m,
+    case_weights = hardhat::importance_weights(w), times = 100
+  )
+  expect_equal(got, want)
+})
