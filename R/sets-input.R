@@ -12,9 +12,19 @@
 #     a list of the three vectors, k, the class names, the weights w and
 #     count_scale; "missing" when na_rm = FALSE and a case is incomplete;
 #     NULL when no case (of positive weight) is left.
+# * set_cases() and set_input_weights(): its two steps, so that a paired
+#     comparison (R/sets-compare.R) drops the same cases of every predictor.
 
 set_input <- function(sets, truth, classes, case_weights, na_rm, call) {
   check_bool(na_rm, call = call)
+  cases <- set_cases(sets, truth, classes, call)
+  set_input_weights(cases, case_weights, na_rm, call)
+}
+
+# The per-case vectors of one set predictor before any case is dropped:
+# covered, size, y (class numbers), k, classes, n and `incomplete` (the
+# cases with a missing truth or set).
+set_cases <- function(sets, truth, classes, call) {
   if (is.matrix(sets)) {
     if (!is.logical(sets)) {
       abort_set_type(sets, call)
@@ -47,6 +57,23 @@ set_input <- function(sets, truth, classes, case_weights, na_rm, call) {
   } else {
     abort_set_type(sets, call)
   }
+  list(
+    covered = covered, size = size, y = y, k = k, classes = classes, n = n,
+    incomplete = incomplete
+  )
+}
+
+# set_input() from set_cases(): the weights checked and scaled, the
+# incomplete cases dropped (`cases$incomplete`, which a paired comparison
+# may widen to the cases incomplete in any predictor).
+set_input_weights <- function(cases, case_weights, na_rm, call) {
+  covered <- cases$covered
+  size <- cases$size
+  y <- cases$y
+  k <- cases$k
+  classes <- cases$classes
+  n <- cases$n
+  incomplete <- cases$incomplete
   case_weights <- plain_weights(case_weights)
   check_case_weights(case_weights, n, call = call)
   importance <- !is.null(case_weights) &&
@@ -74,8 +101,20 @@ set_input <- function(sets, truth, classes, case_weights, na_rm, call) {
     truth = as.integer(y), k = k,
     classes = if (is.null(classes)) as.character(seq_len(k)) else
       as.character(classes),
-    w = w, count_scale = count_scale
+    w = w, count_scale = count_scale, importance = importance
   )
+}
+
+# The case weights of rows `rows` (a group of a data frame): subsetting
+# drops the attribute that marks importance weights (plain_weights()), so
+# it is put back.
+set_weights_rows <- function(case_weights, rows) {
+  if (is.null(case_weights)) return(NULL)
+  out <- case_weights[rows]
+  if (weights_kind(case_weights) == "importance") {
+    attr(out, "aurc_weights") <- "importance"
+  }
+  out
 }
 
 abort_set_type <- function(sets, call) {

@@ -79,9 +79,9 @@
 #'   the largest gap covered 0.94 to 1.00 at level 0.95, `covgap` 0.94 to
 #'   1.00).
 #'
-#' There is no bootstrap and no paired comparison of two set predictors
-#' yet; [selective_ci()] and [compare_scores()] read a score and a loss per
-#' case, which sets do not have.
+#' To compare two or more set predictors on the same cases (a paired
+#' difference of each metric with its interval and p-value), see
+#' [compare_sets()].
 #'
 #' @param data A data frame (grouped data frames give one result per group).
 #' @param sets The prediction sets: a logical matrix (one column per class;
@@ -184,7 +184,8 @@ set_metrics <- function(data, sets, truth, ..., alpha = 0.1, metrics = NULL,
   parts <- lapply(groups$rows, function(rows) {
     s <- values$sets
     s <- if (is.matrix(s)) s[rows, , drop = FALSE] else s[rows]
-    set_metrics_table(s, values$truth[rows], values$case_weights[rows],
+    set_metrics_table(s, values$truth[rows],
+      set_weights_rows(values$case_weights, rows),
       alpha, metrics, classes, size_strata, interval, conf_level, na_rm,
       call
     )

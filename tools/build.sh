@@ -8,6 +8,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/step.sh
 . tools/compiler-settings.sh
+# every C++ file is compiled through exactly one of the two translation
+# units of src/Makevars (src/unity_1.cpp, src/unity_2.cpp): a file left out
+# would build, then fail to load with an undefined symbol
+for f in src/*.cpp; do
+  case "$f" in src/unity_*.cpp) continue ;; esac
+  n=$(cat src/unity_*.cpp | grep -c "^#include \"$(basename "$f")\"" || true)
+  if [ "$n" != 1 ]; then
+    echo "build: $f is included in $n of src/unity_*.cpp (must be 1)" >&2
+    exit 1
+  fi
+done
 version=$(sed -n 's/^Version: //p' DESCRIPTION)
 tarball="aurc_${version}.tar.gz"
 rm -f aurc_*.tar.gz

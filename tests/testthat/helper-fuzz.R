@@ -44,6 +44,10 @@ fuzz_fixtures <- function() {
     TRUE), 4), 12, byrow = TRUE, dimnames = list(NULL, c("a", "b", "c")))
   DS <- data.frame(y = DF$y, w = W)
   DS$sm <- SM
+  # a second predictor of the same cases (compare_sets())
+  SM2 <- SM
+  SM2[c(2, 5, 9), ] <- c(TRUE, FALSE, FALSE)
+  DS$sm2 <- SM2
   RR <- aurc::rank_replicates(V, metric = "m")
   environment()
 }
@@ -153,6 +157,8 @@ fuzz_table <- function() {
     set_metrics = alist(data = DS, sets = sm, truth = y, alpha = 0.1, size_strata = 2, case_weights = w),
     set_metrics_vec = alist(sets = SM, truth = DF$y, alpha = 0.2, interval = "clopper_pearson", conf_level = 0.9, case_weights = W),
     set_class_coverage = alist(sets = SM, truth = DF$y, classes = c("a", "b", "c"), case_weights = W),
+    compare_sets = alist(data = DS, sets = c(sm, sm2), truth = y, alpha = 0.1, metrics = c("coverage", "covgap"), p_adjust = "none", times = 20, case_weights = w),
+    compare_sets_vec = alist(sets = list(a = SM, b = SM2), truth = DF$y, size_strata = 2, type = "basic", conf_level = 0.9, times = 20, case_weights = W),
     set_size_coverage = alist(sets = SM, truth = DF$y, size_strata = list(c(0, 1), c(2, 3)), na_rm = TRUE),
     label_shift_weights = alist(truth = PD$truth,
       target = c(a = 0.2, b = 0.3, c = 0.5)),

@@ -13,7 +13,7 @@ weights_uncertainty_fns <- c(
   "selective_ci", "selective_ci_vec", "selective_ci_prob", "compare_scores",
   "compare_scores_prob", "selective_power", "compare_groups", "rc_band",
   "rc_band_vec", "set_metrics", "set_metrics_vec", "set_class_coverage",
-  "set_size_coverage"
+  "set_size_coverage", "compare_sets", "compare_sets_vec"
 )
 
 hardhat_cases <- function() {
@@ -89,7 +89,8 @@ check_hardhat_kind <- function(kind) {
     if (kind == "importance" && fn %in% weights_uncertainty_fns) {
       est <- function(x) {
         x <- as.data.frame(x)
-        x[[intersect(c(".estimate", "estimate", "coverage"), names(x))[1]]]
+        x[[intersect(c(".estimate", "estimate", "coverage", "difference"),
+          names(x))[1]]]
       }
       if (!identical(fn, "selective_power")) {
         expect(isTRUE(all.equal(est(got), est(expected), tolerance = 1e-12)),
