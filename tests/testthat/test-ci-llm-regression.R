@@ -60,22 +60,20 @@ test_that("the catalog rows of the AUSE and the LLM metrics", {
 test_that("hand-computed AUSE and correlations through selective_ci_vec()", {
   # torch-uncertainty's test data: Ilg's AUSE by hand. Uncertainty
   # 0.2 0.1 0.5 0.3 0.4, errors 0.1 0.2 0.3 0.4 0.5. Removing the most
-  # uncertain first keeps errors (by k = 0..4 removed): mean of
-  # {all} = 0.3; {.1 .2 .4 .5} minus 0.3 -> {.1 .2 .4 .5}: 0.3;
-  # then minus 0.5 (u = 0.4): {.1 .2 .4} 0.7/3; minus 0.4 (u = 0.3):
-  # {.1 .2} 0.15; minus 0.1 (u = 0.2): {.2} 0.2. Oracle: 0.3, 0.25, 0.2,
-  # 0.15, 0.1. AUSE = (0 + 0.05 + (0.7/3 - 0.2) + 0 + 0.1) / 5.
+  # uncertain first removes the errors 0.3, 0.5, 0.4, 0.1 in turn: the
+  # mean error kept for k = 0..4 removed is 0.3, 0.3, 0.7/3, 0.15, 0.2.
+  # The oracle removes 0.5, 0.4, 0.3, 0.2: 0.3, 0.25, 0.2, 0.15, 0.1.
+  # AUSE = (0 + 0.05 + (0.7/3 - 0.2) + 0 + 0.1) / 5.
   u <- c(0.2, 0.1, 0.5, 0.3, 0.4)
   e <- c(0.1, 0.2, 0.3, 0.4, 0.5)
   hand <- (0.05 + (0.7 / 3 - 0.2) + 0.1) / 5
   ci <- selective_ci_vec(-u, e, metrics = "ause")
   expect_equal(ci$.estimate, hand, tolerance = 1e-14)
   expect_identical(ci$.estimator, "ilg")
-  # Spearman and Kendall of 4 outputs by hand: score 4 3 2 1, quality
-  # 1 3 2 4 (ranks); d = (3, 0, 0, 3) reversed... rho = 1 - 6 sum d^2 /
-  # (n (n^2 - 1)) with d = rank(s) - rank(q) = (4-1, 3-3, 2-2, 1-4):
-  # 1 - 6 * 18 / 60 = -0.8; tau: pairs (12) -, (13) -, (14) -, (23) +,
-  # (24) -, (34) - -> (1 - 5) / 6.
+  # Spearman and Kendall of 4 outputs by hand: score ranks 4 3 2 1,
+  # quality ranks 1 3 2 4, d = (3, 0, 0, -3): rho = 1 - 6 sum d^2 /
+  # (n (n^2 - 1)) = 1 - 6 * 18 / 60 = -0.8; of the 6 pairs only (2, 3)
+  # is concordant: tau = (1 - 5) / 6.
   s <- c(4, 3, 2, 1) / 10
   q <- c(1, 3, 2, 4) / 10
   ci <- selective_ci_vec(s, quality = q, metrics = c("spearman", "kendall"))
