@@ -8,7 +8,9 @@
 #
 # Internal API:
 # * selective_metric_spec(metric, direction, call)  what a metric needs
-# * selective_metric_values(spec, truth, estimate, w, ends, call)
+# * selective_metric_values(spec, truth, estimate, w, ends, call, ranks)
+#   (`ranks`: optional ranks of `estimate` among all rows, for "auroc", so
+#   the bootstrap of R/ci-selective-curve.R ranks the estimates once)
 # * selective_metric_row_loss(spec, truth, estimate)  the per-row loss of a
 #   metric that is a (monotone function of a) mean of one, else NULL
 
@@ -79,7 +81,7 @@ selective_metric_from_mean <- function(spec, m) {
 
 # Values at every cut. `truth`, `estimate`, `w` in score order.
 selective_metric_values <- function(spec, truth, estimate, w, ends,
-                                    weighted, call) {
+                                    weighted, call, ranks = NULL) {
   cw <- cumsum(w)[ends]
   if (spec$decomposable) {
     loss <- selective_metric_row_loss(spec, truth, estimate)
@@ -89,7 +91,7 @@ selective_metric_values <- function(spec, truth, estimate, w, ends,
     balanced_accuracy = running_balanced_accuracy(truth, estimate, w, ends),
     f1 = running_f1(truth, estimate, w, ends),
     mcc = running_mcc(truth, estimate, w, ends),
-    auroc = running_auroc(truth, estimate, w, ends),
+    auroc = running_auroc(truth, estimate, w, ends, ranks),
     user = vapply(ends, function(e) {
       keep <- seq_len(e)
       call_user_metric(spec$fn, truth[keep], estimate[keep],
@@ -160,9 +162,10 @@ running_mcc <- function(truth, estimate, w, ends) {
 # later of the two is added, with w_i w_j (1(e_pos > e_neg) + 1(equal) / 2),
 # whichever comes first, so the order within a tie group of the score does
 # not matter. Two Fenwick trees hold the weights added so far of the
-# positives and negatives by rank of the estimate.
-running_auroc <- function(truth, estimate, w, ends) {
-  q <- match(estimate, sort(unique(estimate)))
+# positives and negatives by rank of the estimate (`q`: the ranks, computed
+# here unless given; any ranks in the same order give the same value).
+running_auroc <- function(truth, estimate, w, ends, q = NULL) {
+  if (is.null(q)) q <- match(estimate, sort(unique(estimate)))
   m <- max(q)
   tree_pos <- numeric(m)
   tree_neg <- numeric(m)
