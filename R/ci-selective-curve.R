@@ -352,6 +352,7 @@ curve_boot_run <- function(ds, d, set, indices, call) {
   est <- t(vapply(ds, function(di) {
     curve_boot_value(di, di$w, di$weighted, set$min_coverage, call)
   }, numeric(2)))
+  if (set$type == "bca") curve_jackknife_units(n, cluster, call)
   times <- draws$times
   seed <- if (is.null(draws$indices)) ci_bootstrap_seed() else NULL
   reps <- array(NA_real_, c(times, length(ds), 2))
@@ -397,10 +398,9 @@ curve_boot_run <- function(ds, d, set, indices, call) {
 
 curve_ci_jackknife_max_units <- 5000
 
-# BCa: jackknife influence values of area and excess (deleting one case,
-# or one cluster, at a time), as list(L, w) per quantity for ci_interval().
-curve_jackknife <- function(d, cluster, set, call) {
-  n <- d$n
+# The unit of every row for the jackknife (cases, or clusters), checked
+# against the limit before any replicate is drawn.
+curve_jackknife_units <- function(n, cluster, call) {
   clustered <- !is.null(cluster)
   unit <- if (clustered) as.integer(factor(cluster)) else seq_len(n)
   n_units <- max(unit)
@@ -418,6 +418,16 @@ curve_jackknife <- function(d, cluster, set, call) {
       class = c("aurc_error_influence", "aurc_error_size"), call = call
     )
   }
+  unit
+}
+
+# BCa: jackknife influence values of area and excess (deleting one case,
+# or one cluster, at a time), as list(L, w) per quantity for ci_interval().
+curve_jackknife <- function(d, cluster, set, call) {
+  n <- d$n
+  clustered <- !is.null(cluster)
+  unit <- curve_jackknife_units(n, cluster, call)
+  n_units <- max(unit)
   unit_w <- as.vector(rowsum(d$w, unit, reorder = TRUE))
   uw <- if (clustered) rep(1, n_units) else d$w
   tj <- matrix(NA_real_, n_units, 2)
