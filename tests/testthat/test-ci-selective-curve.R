@@ -197,8 +197,8 @@ test_that("set.seed() reproduces the intervals; every type", {
       oracle_loss = x$loss[-i], min_coverage = 0.2
     )))$area
   }, numeric(1))
-  L <- (x$n - 1) * (mean(jack) - jack)
-  a <- sum(L^3) / (6 * sum(L^2)^1.5)
+  infl <- (x$n - 1) * (mean(jack) - jack)
+  a <- sum(infl^3) / (6 * sum(infl^2)^1.5)
   z0 <- stats::qnorm(mean(t < t0))
   z <- stats::qnorm(c(0.025, 0.975))
   adj <- stats::pnorm(z0 + (z0 + z) / (1 - a * (z0 + z)))
@@ -467,4 +467,19 @@ test_that("compare_selective_curves(): the same draws for every score", {
     truth, estimate, times = 20, type = "normal"
   )
   expect_identical(got$tests$g, c("u", "v"))
+})
+
+test_that("the C++ running AUROC refuses bad input instead of crashing", {
+  impl <- getFromNamespace("running_auroc_impl", "aurc")
+  expect_error(impl(c(1, 0), c(1L, 5L), c(1, 1), 2L, 2L), "rank")
+  expect_error(impl(c(1, 0), c(1L, NA), c(1, 1), 2L, 2L), "rank")
+  expect_error(impl(c(1, 0), c(1L, 2L), c(1, 1), 3L, 2L), "ends")
+  expect_error(impl(c(1, 0), c(1L, 2L), c(1, 1), c(2L, 1L), 2L), "ends")
+  expect_error(impl(c(1, 0), 1L, c(1, 1), 2L, 2L), "length")
+  # by hand: positives at estimates 0.9, 0.4, negatives at 0.6, 0.4 (a
+  # tie); with all four rows the pairs 0.9 over 0.6 and 0.4 count 1 each,
+  # 0.4 under 0.6 counts 0, the tie one half: 2.5 of 4 pairs
+  expect_equal(impl(c(1, 0, 1, 0), c(3L, 2L, 1L, 1L), rep(1, 4), c(2L, 4L),
+    3L
+  ), c(1, 2.5 / 4))
 })
