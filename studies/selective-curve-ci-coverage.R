@@ -4,11 +4,16 @@
 # population values, approximated on 1e6 draws. Also the speed of one
 # replicate (replicates per second) at n = 1e4 and 1e5.
 # Run: Rscript studies/selective-curve-ci-coverage.R [data sets] [times]
-# (200 data sets of 200 replicates: about 20 minutes on one core)
+#   [n] [coverage-only]
+# (200 data sets of 200 replicates at n = 200 and 1000: about 10 minutes)
+# For accuracy the area is 1 - AURC ("alpha"): the analytic AURC interval
+# of selective_ci() is shown beside it, on the same data sets.
 library(aurc)
 args <- commandArgs(trailingOnly = TRUE)
 n_sets <- if (length(args) >= 1) as.integer(args[1]) else 200
 n_times <- if (length(args) >= 2) as.integer(args[2]) else 200
+sizes <- if (length(args) >= 3) as.integer(args[3]) else c(200, 1000)
+skip_level <- length(args) >= 4 && args[4] == "coverage-only"
 draw <- function(n) {
   truth <- factor(sample(c("a", "b"), n, TRUE, prob = c(0.4, 0.6)),
     levels = c("a", "b")
@@ -48,13 +53,17 @@ target <- lapply(names(metrics), function(m) {
 names(target) <- names(metrics)
 print(do.call(rbind, target))
 z <- stats::qnorm(0.975)
-for (n in c(200, 1000)) {
+for (n in sizes) {
   # percentile and normal intervals from the same replicates
   hits <- array(0, c(length(metrics), 2, 2), dimnames = list(
     names(metrics), c("area", "excess"), c("percentile", "normal")
   ))
+  analytic <- 0
   for (r in seq_len(n_sets)) {
     d <- draw(n)
+    a <- selective_ci_vec(d$score, d$loss, metrics = "aurc")
+    analytic <- analytic + (1 - a$.upper <= target$accuracy[["area"]] &
+      target$accuracy[["area"]] <= 1 - a$.lower)
     for (m in names(metrics)) {
       ci <- suppressWarnings(one(d, m, selective_curve_ci_vec,
         times = n_times
@@ -71,10 +80,13 @@ for (n in c(200, 1000)) {
     n, n_sets, n_times
   ))
   print(round(hits / n_sets, 3))
+  cat(sprintf("accuracy area, analytic AURC interval of selective_ci(): %.3f\n",
+    analytic / n_sets
+  ))
 }
 # level of the paired test: two scores of the same information, so the
 # population difference of their areas is 0
-for (n in c(200, 1000)) {
+for (n in if (skip_level) integer() else sizes) {
   rej <- 0
   for (r in seq_len(n_sets)) {
     d <- draw(n)
@@ -91,19 +103,23 @@ for (n in c(200, 1000)) {
     rej / n_sets
   ))
 }
-# speed: replicates per second
-cat("\nreplicates per second\n")
+# speed: replicates per second of CPU time (user + system, so that other
+# jobs on a shared machine do not count) and of elapsed time
+cat("\nreplicates per second (CPU time; elapsed time)\n")
 for (n in c(1e4, 1e5)) {
   d <- draw(n)
   for (m in c("accuracy", "f1", "auroc")) {
     times <- if (n == 1e4) 200 else 40
-    el <- system.time(if (m == "auroc") {
+    tm <- system.time(if (m == "auroc") {
       selective_curve_ci_vec(d$score, d$y, d$p, metric = "auroc",
         min_coverage = 0.05, times = times
       )
     } else {
       one(d, m, selective_curve_ci_vec, times = times)
-    })[["elapsed"]]
-    cat(sprintf("n = %g, %s: %.0f replicates/s\n", n, m, times / el))
+    })
+    cpu <- tm[["user.self"]] + tm[["sys.self"]]
+    cat(sprintf("n = %g, %s: %.0f replicates/s (elapsed: %.0f)\n", n, m,
+      times / cpu, times / tm[["elapsed"]]
+    ))
   }
 }
