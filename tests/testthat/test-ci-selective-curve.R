@@ -67,6 +67,18 @@ test_that("the estimates are selective_curve_area() exactly", {
       expect_identical(ci$.estimator, c("area", "excess"))
     }
   }
+  # classes as numbers (the event of F1 the smallest), not a factor
+  tn <- as.integer(x$truth) - 1
+  en <- as.integer(x$estimate) - 1
+  for (m in c("accuracy", "balanced_accuracy", "f1", "mcc")) {
+    a <- selective_curve_area(selective_curve_vec(x$score, tn, en,
+      metric = m, min_coverage = 0.2, case_weights = x$w
+    ))
+    ci <- selective_curve_ci_vec(x$score, tn, en, metric = m,
+      min_coverage = 0.2, case_weights = x$w, times = 20
+    )
+    expect_identical(ci$.estimate, c(a$area, a$excess), label = m)
+  }
 })
 
 test_that("the replicates are the curves of the resampled rows", {
