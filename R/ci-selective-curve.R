@@ -47,13 +47,23 @@
 #' deleted case or cluster, at most 5000 of them), exactly as for
 #' [selective_ci()]. `.std_error` is `sd(t)`.
 #'
+#' @section Coverage:
+#' In `studies/selective-curve-ci-coverage.R` (a binary classifier whose
+#' correctness rises with a tied score; accuracy, balanced accuracy, F1 and
+#' MCC, their areas and excesses) the 95% percentile intervals covered
+#' 91.2-94.5% at `n = 200` (600 data sets; the analytic AURC interval of
+#' [selective_ci()] covered the accuracy area 91.2% on the same data) and
+#' 93-95% at `n = 1000` (200 data sets); the paired test of two equally
+#' good scores rejected 4.0% and 3.5% at the 5% level.
+#'
 #' @section Cost:
 #' One sort of the score (and one of the oracle's loss), then per replicate
 #' one pass over the rows (`O(n)`; `"auroc"` `O(n log n)`, with Fenwick
 #' trees over the ranks of `estimate` found once). Measured on one core
-#' (`studies/selective-curve-ci-coverage.R`): at `n = 1e4` some 150 to 450
-#' replicates per second for accuracy, F1 and AUROC, at `n = 1e5` some 20
-#' to 60. A function `metric` is called once per distinct score of every
+#' (`studies/selective-curve-ci-coverage.R`, per second of CPU time): at
+#' `n = 1e4` about 1200 replicates for accuracy, 700 for F1 (with an
+#' `oracle_loss`) and 1700 for AUROC; at `n = 1e5` about 140, 80 and 160.
+#' A function `metric` is called once per distinct score of every
 #' replicate (`O(n)` calls, each on the rows kept: about `n^2` work per
 #' replicate), affordable only for small `n`.
 #'
