@@ -183,7 +183,7 @@ curve_ci_settings <- function(metric, direction, min_coverage, type,
     type = check_choice(type, ci_types, call = call),
     conf_level = check_number(conf_level, 0, 1, open = TRUE, call = call),
     times = check_number(times, 2, ci_max_times, whole = TRUE, call = call),
-    na_rm = check_bool(na_rm, call = call) %||% na_rm
+    na_rm = check_bool(na_rm, call = call)
   )
 }
 
