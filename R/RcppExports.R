@@ -161,6 +161,10 @@ holm_impl <- function(p) {
     .Call(`_aurc_holm_impl`, p)
 }
 
+running_auroc_impl <- function(truth, rank, w, ends, n_ranks) {
+    .Call(`_aurc_running_auroc_impl`, truth, rank, w, ends, n_ranks)
+}
+
 scores_impl <- function(x, type, logits, temperature, p_norm) {
     .Call(`_aurc_scores_impl`, x, type, logits, temperature, p_norm)
 }

@@ -9,6 +9,7 @@
 #' | class | made by | tables (`what`, the first is the default) |
 #' |---|---|---|
 #' | `aurc_comparison` | [compare_scores()] | `"tests"`, `"estimates"` |
+#' | `aurc_curve_comparison` | [compare_selective_curves()] | `"tests"`, `"estimates"` |
 #' | `aurc_group_comparison` | [compare_groups()] | `"groups"`, `"tests"`, `"gap"` |
 #' | `aurc_ranking` | [bootstrap_ranking()], [rank_replicates()] | `"ranking"`, `"tests"`, `"replicates"`, `"rank_frequencies"`, `"kendall"` |
 #' | `aurc_corp` | [corp_reliability()] | `"points"`, `"bins"`, `"decomposition"` |
@@ -42,6 +43,7 @@ NULL
 # The tables of each list-based result class; the first is the default.
 result_tables <- list(
   aurc_comparison = c("tests", "estimates"),
+  aurc_curve_comparison = c("tests", "estimates"),
   aurc_group_comparison = c("groups", "tests", "gap"),
   aurc_ranking = c(
     "ranking", "tests", "replicates", "rank_frequencies", "kendall"
@@ -83,6 +85,14 @@ tbl_result_tbl <- function(x, ...) plain_tibble(x)
 as.data.frame.aurc_comparison <- function(x, row.names = NULL, # nolint: object_name_linter.
                                           optional = FALSE, ...,
                                           what = "tests") {
+  list_result_df(x, ..., what = what)
+}
+
+#' @rdname aurc_tidy
+#' @export
+as.data.frame.aurc_curve_comparison <- function(x, row.names = NULL, # nolint: object_name_linter.
+                                                optional = FALSE, ...,
+                                                what = "tests") {
   list_result_df(x, ..., what = what)
 }
 
@@ -168,6 +178,12 @@ as.data.frame.aurc_certificate <- function(x, row.names = NULL, # nolint: object
 #' @rdname aurc_tidy
 #' @exportS3Method tibble::as_tibble
 as_tibble.aurc_comparison <- function(x, ..., what = "tests") {
+  list_result_tbl(x, ..., what = what)
+}
+
+#' @rdname aurc_tidy
+#' @exportS3Method tibble::as_tibble
+as_tibble.aurc_curve_comparison <- function(x, ..., what = "tests") {
   list_result_tbl(x, ..., what = what)
 }
 

@@ -8,7 +8,9 @@
 #
 # Internal API:
 # * selective_metric_spec(metric, direction, call)  what a metric needs
-# * selective_metric_values(spec, truth, estimate, w, ends, call)
+# * selective_metric_values(spec, truth, estimate, w, ends, call, ranks)
+#   (`ranks`: optional ranks of `estimate` among all rows, for "auroc", so
+#   the bootstrap of R/ci-selective-curve.R ranks the estimates once)
 # * selective_metric_row_loss(spec, truth, estimate)  the per-row loss of a
 #   metric that is a (monotone function of a) mean of one, else NULL
 
@@ -79,7 +81,7 @@ selective_metric_from_mean <- function(spec, m) {
 
 # Values at every cut. `truth`, `estimate`, `w` in score order.
 selective_metric_values <- function(spec, truth, estimate, w, ends,
-                                    weighted, call) {
+                                    weighted, call, ranks = NULL) {
   cw <- cumsum(w)[ends]
   if (spec$decomposable) {
     loss <- selective_metric_row_loss(spec, truth, estimate)
@@ -89,7 +91,7 @@ selective_metric_values <- function(spec, truth, estimate, w, ends,
     balanced_accuracy = running_balanced_accuracy(truth, estimate, w, ends),
     f1 = running_f1(truth, estimate, w, ends),
     mcc = running_mcc(truth, estimate, w, ends),
-    auroc = running_auroc(truth, estimate, w, ends),
+    auroc = running_auroc(truth, estimate, w, ends, ranks),
     user = vapply(ends, function(e) {
       keep <- seq_len(e)
       call_user_metric(spec$fn, truth[keep], estimate[keep],
@@ -160,62 +162,14 @@ running_mcc <- function(truth, estimate, w, ends) {
 # later of the two is added, with w_i w_j (1(e_pos > e_neg) + 1(equal) / 2),
 # whichever comes first, so the order within a tie group of the score does
 # not matter. Two Fenwick trees hold the weights added so far of the
-# positives and negatives by rank of the estimate.
-running_auroc <- function(truth, estimate, w, ends) {
-  q <- match(estimate, sort(unique(estimate)))
-  m <- max(q)
-  tree_pos <- numeric(m)
-  tree_neg <- numeric(m)
-  num <- 0
-  total_pos <- 0
-  total_neg <- 0
-  out <- numeric(length(ends))
-  g <- 1L
-  for (k in seq_along(q)) {
-    i <- q[k]
-    # weights of ranks <= i and <= i - 1 in the tree of the other class
-    tree <- if (truth[k] == 1) tree_neg else tree_pos
-    upto <- 0
-    j <- i
-    while (j > 0) {
-      upto <- upto + tree[j]
-      j <- j - bitwAnd(j, -j)
-    }
-    below <- 0
-    j <- i - 1L
-    while (j > 0) {
-      below <- below + tree[j]
-      j <- j - bitwAnd(j, -j)
-    }
-    # (dropped, so the trees below are changed in place, not copied)
-    tree <- NULL
-    if (truth[k] == 1) {
-      num <- num + w[k] * (below + (upto - below) / 2)
-      total_pos <- total_pos + w[k]
-      j <- i
-      while (j <= m) {
-        tree_pos[j] <- tree_pos[j] + w[k]
-        j <- j + bitwAnd(j, -j)
-      }
-    } else {
-      num <- num + w[k] * (total_pos - upto + (upto - below) / 2)
-      total_neg <- total_neg + w[k]
-      j <- i
-      while (j <= m) {
-        tree_neg[j] <- tree_neg[j] + w[k]
-        j <- j + bitwAnd(j, -j)
-      }
-    }
-    if (k == ends[g]) {
-      out[g] <- if (total_pos > 0 && total_neg > 0) {
-        num / (total_pos * total_neg)
-      } else {
-        NA_real_
-      }
-      g <- g + 1L
-    }
-  }
-  out
+# positives and negatives by rank of the estimate (`q`: the ranks, computed
+# here unless given; any ranks in the same order give the same value), in
+# C++ (src/rcpp_running_auroc.cpp): O(n log n).
+running_auroc <- function(truth, estimate, w, ends, q = NULL) {
+  if (is.null(q)) q <- match(estimate, sort(unique(estimate)))
+  running_auroc_impl(as.double(truth), as.integer(q), as.double(w),
+    as.integer(ends), max(q)
+  )
 }
 
 call_user_metric <- function(fn, truth, estimate, w, call) {

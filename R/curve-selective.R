@@ -53,8 +53,10 @@
 #' functions work as they are) returns one number; it is called once per
 #' distinct score, on the rows kept (cost: the number of tie groups times
 #' one call). The built-in metrics other than `"auroc"` are running sums:
-#' one sort of the score and one pass; `"auroc"` sorts the rows kept at
-#' every cut.
+#' one sort of the score and one pass; `"auroc"` is one pass too, with two
+#' Fenwick trees over the ranks of `estimate` (`O(n log n)`).
+#' [selective_curve_ci()] gives bootstrap intervals of the area and the
+#' excess, and [compare_selective_curves()] compares the areas of scores.
 #'
 #' @section The oracle:
 #' The oracle is the ordering by a per-row loss `l_i`, lowest first.
@@ -113,7 +115,7 @@
 #' Gorodkin (2004). Comparing two K-category assignments by a K-category
 #' correlation coefficient. Computational Biology and Chemistry 28, 367-374.
 #' @seealso [rc_curve()], [sparsification_curve()],
-#'   [autoplot.aurc_selective_curve()]
+#'   [autoplot.aurc_selective_curve()], [selective_curve_ci()]
 #' @examples
 #' set.seed(1)
 #' n <- 200

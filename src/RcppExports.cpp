@@ -595,6 +595,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// running_auroc_impl
+Rcpp::NumericVector running_auroc_impl(const Rcpp::NumericVector& truth, const Rcpp::IntegerVector& rank, const Rcpp::NumericVector& w, const Rcpp::IntegerVector& ends, int n_ranks);
+RcppExport SEXP _aurc_running_auroc_impl(SEXP truthSEXP, SEXP rankSEXP, SEXP wSEXP, SEXP endsSEXP, SEXP n_ranksSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type truth(truthSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type rank(rankSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type ends(endsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_ranks(n_ranksSEXP);
+    rcpp_result_gen = Rcpp::wrap(running_auroc_impl(truth, rank, w, ends, n_ranks));
+    return rcpp_result_gen;
+END_RCPP
+}
 // scores_impl
 Rcpp::NumericVector scores_impl(const arma::mat& x, const std::string& type, bool logits, double temperature, double p_norm);
 RcppExport SEXP _aurc_scores_impl(SEXP xSEXP, SEXP typeSEXP, SEXP logitsSEXP, SEXP temperatureSEXP, SEXP p_normSEXP) {
@@ -729,6 +743,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_signed_rank_test_impl", (DL_FUNC) &_aurc_signed_rank_test_impl, 4},
     {"_aurc_signed_rank_pairs_impl", (DL_FUNC) &_aurc_signed_rank_pairs_impl, 3},
     {"_aurc_holm_impl", (DL_FUNC) &_aurc_holm_impl, 1},
+    {"_aurc_running_auroc_impl", (DL_FUNC) &_aurc_running_auroc_impl, 5},
     {"_aurc_scores_impl", (DL_FUNC) &_aurc_scores_impl, 5},
     {"_aurc_scores_members_impl", (DL_FUNC) &_aurc_scores_members_impl, 5},
     {"_aurc_losses_impl", (DL_FUNC) &_aurc_losses_impl, 5},

@@ -8,3 +8,4 @@
 #include "rcpp_llm_correlation.cpp"
 #include "rcpp_calibration_corp.cpp"
 #include "rcpp_calibration_smooth.cpp"
+#include "rcpp_running_auroc.cpp"

@@ -6,27 +6,10 @@
 #define AURC_CORE_KENDALL_H
 
 #include <cstddef>
-#include <vector>
+
+#include "fenwick.h"
 
 namespace aurc {
-
-// Counts of the y ranks inserted so far (1-based ranks).
-class RankCounts {
- public:
-  explicit RankCounts(std::size_t n) : tree_(n + 1, 0.0) {}
-  void add(std::size_t i) {
-    for (; i < tree_.size(); i += i & (~i + 1)) tree_[i] += 1.0;
-  }
-  // the number inserted with rank <= i
-  double prefix(std::size_t i) const {
-    double s = 0.0;
-    for (; i > 0; i -= i & (~i + 1)) s += tree_[i];
-    return s;
-  }
-
- private:
-  std::vector<double> tree_;
-};
 
 // `group[k]`: the tie group of x of the k-th output in ascending order of x
 // (equal for equal x); `y_rank[k]`: the dense rank of its y, 1..n_y (the
@@ -38,7 +21,7 @@ inline void kendall_row_sums(const int* group, const int* y_rank,
                              std::size_t n, std::size_t n_y, double* out) {
   for (std::size_t i = 0; i < n; ++i) out[i] = 0.0;
   for (int pass = 0; pass < 2; ++pass) {
-    RankCounts tree(n_y);
+    Fenwick tree(n_y);  // counts of the y ranks inserted so far
     double inserted = 0.0;
     const double sign = pass == 0 ? 1.0 : -1.0;
     auto at = [&](std::size_t m) { return pass == 0 ? m : n - 1 - m; };
@@ -54,7 +37,7 @@ inline void kendall_row_sums(const int* group, const int* y_rank,
         out[i] += sign * (below - above);
       }
       for (std::size_t m = k; m < end; ++m) {
-        tree.add(static_cast<std::size_t>(y_rank[at(m)]));
+        tree.add(static_cast<std::size_t>(y_rank[at(m)]), 1.0);
         inserted += 1.0;
       }
       k = end;

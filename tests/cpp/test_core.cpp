@@ -38,6 +38,7 @@
 #include "core/partial.h"
 #include "core/threads.h"
 #include "core/kendall.h"
+#include "core/running_auroc.h"
 
 namespace {
 
@@ -2714,6 +2715,47 @@ void test_se_sorted() {
   }
 }
 
+// The running AUROC at every end against the literal weighted pair count
+// over the first rows, with tied estimates and weights.
+void test_running_auroc() {
+  std::mt19937_64 rng(5);
+  for (std::size_t n : {1u, 2u, 6u, 50u, 400u}) {
+    std::vector<double> truth(n), w(n);
+    std::vector<int> rank(n), ends;
+    for (std::size_t k = 0; k < n; ++k) {
+      truth[k] = double(rng() % 2);
+      rank[k] = 1 + static_cast<int>(rng() % 5);
+      w[k] = 0.5 + double(rng() % 4);
+      if (k + 1 == n || rng() % 3 == 0) {
+        ends.push_back(static_cast<int>(k + 1));
+      }
+    }
+    std::vector<double> got(ends.size());
+    aurc::running_auroc(truth.data(), rank.data(), w.data(), n, ends.data(),
+                        ends.size(), 5, got.data(), [] {});
+    bool ok = true;
+    for (std::size_t g = 0; g < ends.size(); ++g) {
+      const std::size_t m = static_cast<std::size_t>(ends[g]);
+      double num = 0.0, wp = 0.0, wn = 0.0;
+      for (std::size_t i = 0; i < m; ++i) {
+        if (truth[i] == 1) wp += w[i]; else wn += w[i];
+        for (std::size_t j = 0; j < m; ++j) {
+          if (truth[i] != 1 || truth[j] == 1) continue;
+          const double s =
+              rank[i] > rank[j] ? 1.0 : rank[i] == rank[j] ? 0.5 : 0.0;
+          num += w[i] * w[j] * s;
+        }
+      }
+      if (wp > 0 && wn > 0) {
+        ok = ok && std::fabs(got[g] - num / (wp * wn)) <= 1e-12;
+      } else {
+        ok = ok && std::isnan(got[g]);
+      }
+    }
+    CHECK(ok);
+  }
+}
+
 int main() {
   test_sortable_key();
   test_radix_sort();
@@ -2765,6 +2807,7 @@ int main() {
   test_partial_and_prr();
   test_kendall_row_sums();
   test_se_sorted();
+  test_running_auroc();
   std::printf("core: %d of %d checks succeeded\n", n_checks - n_failed,
               n_checks);
   return n_failed == 0 ? 0 : 1;

@@ -14,6 +14,9 @@ all_results <- function() {
   )
   list(
     comparison = compare_scores(df, c(a, b), failure),
+    curve_comparison = compare_selective_curves(df, c(a, b), correct,
+      1 - failure, times = 20
+    ),
     ranking = bootstrap_ranking(long, method, case, score, loss, times = 20),
     corp = corp_reliability(df$conf, df$correct, times = 0),
     batch = aurc_batch_study(df$a, df$failure, batch_sizes = c(50, 100),

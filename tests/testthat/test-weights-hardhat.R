@@ -13,7 +13,8 @@ weights_uncertainty_fns <- c(
   "selective_ci", "selective_ci_vec", "selective_ci_prob", "compare_scores",
   "compare_scores_prob", "selective_power", "compare_groups", "rc_band",
   "rc_band_vec", "set_metrics", "set_metrics_vec", "set_class_coverage",
-  "set_size_coverage", "compare_sets", "compare_sets_vec"
+  "set_size_coverage", "compare_sets", "compare_sets_vec",
+  "selective_curve_ci", "selective_curve_ci_vec", "compare_selective_curves"
 )
 
 hardhat_cases <- function() {
