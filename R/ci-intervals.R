@@ -1113,19 +1113,7 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
     if (!is.null(res$diff)) {
       res$diff[c("lower", "upper", "std_error", "p_value")] <- NA_real_
     }
-    warn_aurc(
-      c(
-        paste(
-          "{.arg case_weights} stand for less than one row; the bootstrap",
-          "has no row to draw, and the interval is {.val {NA}}."
-        ),
-        i = paste(
-          "Case weights are frequency weights (a weight of 2 is two",
-          "identical rows)."
-        )
-      ),
-      class = "aurc_warning_no_interval", call = call
-    )
+    warn_no_row_to_draw(call)
   }
   if (length(scores) > 1) return(res)
   est <- ci_undefined(spec$metrics, as.numeric(res$estimate[1, ]), call)
@@ -1143,4 +1131,23 @@ ci_bootstrap_rows <- function(spec, input, indices, call, scores = NULL,
     attr(out, "acceleration") <- as.numeric(res$acceleration[1, ])
   }
   out
+}
+
+# The warning of a bootstrap whose frequency weights stand for less than
+# one row: nothing to draw, so the interval is NA (selective_ci(),
+# selective_curve_ci()).
+warn_no_row_to_draw <- function(call) {
+  warn_aurc(
+    c(
+      paste(
+        "{.arg case_weights} stand for less than one row; the bootstrap",
+        "has no row to draw, and the interval is {.val {NA}}."
+      ),
+      i = paste(
+        "Case weights are frequency weights (a weight of 2 is two",
+        "identical rows)."
+      )
+    ),
+    class = "aurc_warning_no_interval", call = call
+  )
 }

@@ -397,19 +397,7 @@ curve_boot_run <- function(ds, d, set, indices, call) {
   }
   no_rows <- !is.null(w_given) && is.null(cluster) && sum(w_given) < 1
   if (no_rows) {
-    warn_aurc(
-      c(
-        paste(
-          "{.arg case_weights} stand for less than one row; the bootstrap",
-          "has no row to draw, and the interval is {.val {NA}}."
-        ),
-        i = paste(
-          "Case weights are frequency weights (a weight of 2 is two",
-          "identical rows)."
-        )
-      ),
-      class = "aurc_warning_no_interval", call = call
-    )
+    warn_no_row_to_draw(call)
   }
   list(estimate = est, replicates = reps, influence = influence,
     seed = seed, no_rows = no_rows

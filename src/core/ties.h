@@ -175,12 +175,13 @@ void collect_groups(const Source& src, GroupVectors& out) {
   });
 }
 
-// The same for a Presorted source: one group per sample at most, so the
+// The same for a source of at most `n` groups (one per sample): the
 // vectors are sized once (push_back's doublings cost a third of the
 // influence functions' time at n = 1e6 with distinct scores), and the
 // runs are found in the same pass that sums them.
-inline void collect_groups(const PresortedGroups& src, GroupVectors& out) {
-  const std::size_t n = src.p.order.size();
+template <class Source>
+void collect_groups_sized(const Source& src, std::size_t n,
+                          GroupVectors& out) {
   out.count.resize(n);
   out.loss.resize(n);
   std::size_t g = 0;
@@ -192,20 +193,11 @@ inline void collect_groups(const PresortedGroups& src, GroupVectors& out) {
   out.count.resize(g);
   out.loss.resize(g);
 }
-
-// The same for a SortedLoss (sized once, as above).
+inline void collect_groups(const PresortedGroups& src, GroupVectors& out) {
+  collect_groups_sized(src, src.p.order.size(), out);
+}
 inline void collect_groups(const SortedLoss& src, GroupVectors& out) {
-  const std::size_t n = src.keys.size();
-  out.count.resize(n);
-  out.loss.resize(n);
-  std::size_t g = 0;
-  src.ascending([&](double c, double s) {
-    out.count[g] = c;
-    out.loss[g] = s;
-    ++g;
-  });
-  out.count.resize(g);
-  out.loss.resize(g);
+  collect_groups_sized(src, src.keys.size(), out);
 }
 
 // Total weighted count of a source.
