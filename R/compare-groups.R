@@ -263,6 +263,7 @@ compare_groups <- function(data, score, loss, ..., group, correct = NULL,
     groups_fit(spec, values, rows, na_rm, call)
   })
   res <- groups_compare(spec, fits, groups$levels, p_adjust, call)
+  warn_if_rough_test(spec$metrics, call) # R/ci-llm-regression.R
   new_aurc_group_comparison(
     groups = res$groups, tests = res$tests, gap = res$gap,
     settings = list(

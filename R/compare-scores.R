@@ -275,6 +275,7 @@ compare_scores_run <- function(data, quos, metric, method, p_adjust,
     }
     res
   })
+  warn_if_rough_test(spec$metrics, call) # R/ci-llm-regression.R
   new_aurc_comparison(
     tests = do.call(rbind, lapply(parts, `[[`, "tests")),
     estimates = do.call(rbind, lapply(parts, `[[`, "estimates")),
