@@ -171,7 +171,7 @@ test_that("risk at coverage influence is the fixed-threshold one when locked", {
   expect_equal(res$influence, expected - mean(expected), tolerance = 1e-12)
 })
 
-test_that("the standard errors without the influence values equal those from them", {
+test_that("standard errors without the influence values are the same", {
   # influence_impl(values = FALSE) reads the influence values in sorted
   # order (src/core/influence.h, metric_se_sorted()); the general path
   # writes them in input order and takes influence_se() of them
