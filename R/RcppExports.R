@@ -109,8 +109,8 @@ input_summary_impl <- function(score, loss, m) {
     .Call(`_aurc_input_summary_impl`, score, loss, m)
 }
 
-kendall_row_sums_impl <- function(group, y_rank, n_y) {
-    .Call(`_aurc_kendall_row_sums_impl`, group, y_rank, n_y)
+kendall_row_sums_impl <- function(group, y_rank, n_y, w) {
+    .Call(`_aurc_kendall_row_sums_impl`, group, y_rank, n_y, w)
 }
 
 metrics_impl <- function(score, loss, case_weights, metrics, estimator, method, optimum, coverage, risk, threads = 1L) {

@@ -16,16 +16,13 @@
 # over the ranks of y, O(n log n) time and O(n) memory.
 kendall_tau_b_influence <- function(x, y) {
   n <- length(x)
-  o <- order(x, method = "radix")
-  xs <- x[o]
-  group <- cumsum(c(TRUE, xs[-1] != xs[-n]))
-  levels_y <- sort.int(unique(y), method = "radix")
-  ry <- match(y, levels_y)
+  k <- kendall_sorted(x, y)
   row <- numeric(n)
-  row[o] <- kendall_row_sums_impl(as.integer(group), ry[o],
-    length(levels_y))
-  t_x <- n - tabulate(match(x, x), n)[match(x, x)]
-  t_y <- n - tabulate(ry, length(levels_y))[ry]
+  row[k$order] <- kendall_row_sums_impl(k$group, k$y_rank, k$n_y, double())
+  t_x <- numeric(n)
+  t_x[k$order] <- n - tabulate(k$group)[k$group]
+  t_y <- numeric(n)
+  t_y[k$order] <- n - tabulate(k$y_rank, k$n_y)[k$y_rank]
   a <- sum(row) / n^2
   b <- sum(t_x) / n^2
   cc <- sum(t_y) / n^2
@@ -36,6 +33,23 @@ kendall_tau_b_influence <- function(x, y) {
   list(
     estimate = tau,
     influence = if_a / sqrt(b * cc) - tau / 2 * (if_b / b + if_c / cc)
+  )
+}
+
+# The one sort behind Kendall's row sums (kendall_row_sums_impl(),
+# src/core/kendall.h): the order of x, the tie group of x and the dense
+# rank of y of each output in that order, and the number of y values.
+# Reused by every bootstrap replicate (R/ci-llm-regression.R), whose
+# counts are laid over this order.
+kendall_sorted <- function(x, y) {
+  n <- length(x)
+  o <- order(x, method = "radix")
+  xs <- x[o]
+  levels_y <- sort.int(unique(y), method = "radix")
+  list(
+    order = o,
+    group = as.integer(cumsum(c(TRUE, xs[-1] != xs[-n]))),
+    y_rank = match(y, levels_y)[o], n_y = length(levels_y)
   )
 }
 

@@ -225,10 +225,9 @@ ci_r_count_kernels <- list(
     oq <- order(q)
     gq <- ci_sorted_groups(q, oq)
     qs <- q[os]
-    mat <- NULL
-    if ("kendall" %in% wanted && n <= ci_kendall_max_matrix) {
-      mat <- sign(outer(p, p, "-")) * sign(outer(q, q, "-"))
-    }
+    # Kendall's pairs: one sort here, each replicate a weighted Fenwick
+    # pass over it (src/core/kendall.h)
+    kx <- if ("kendall" %in% wanted) kendall_sorted(p, q)
     correct <- if (!is.null(o$threshold)) as.double(qs >= o$threshold)
     midranks <- function(cnt) cumsum(cnt) - cnt + (cnt + 1) / 2
     ranks <- any(c("spearman", "kendall") %in% wanted)
@@ -252,15 +251,12 @@ ci_r_count_kernels <- list(
             if (!(va > 0 && vb > 0)) NA_real_ else
               sum(counts * (a - mid) * (b - mid)) / sqrt(va * vb)
           },
-          kendall = if (is.null(mat)) {
-            rows <- rep.int(seq_len(n), counts)
-            # (O(m log m), R/ci-influence-llm-correlation.R; NA with a
-            # muffled warning where undefined)
-            rank_correlation(list(score = p[rows], quality = q[rows]),
-              "kendall", NULL
-            )
-          } else {
-            s <- sum(counts * (mat %*% counts)) / 2
+          kendall = {
+            # the pairs of the replicate's rows: sum over i < j of
+            # counts_i counts_j sign(p_i - p_j) sign(q_i - q_j)
+            w <- counts[kx$order]
+            s <- sum(w * kendall_row_sums_impl(kx$group, kx$y_rank,
+              kx$n_y, w)) / 2
             n0 <- total * (total - 1) / 2
             n1 <- sum(cnt * (cnt - 1)) / 2
             n2 <- sum(cq * (cq - 1)) / 2
@@ -288,9 +284,6 @@ ci_r_count_kernels <- list(
   }
 )
 
-# Kendall's tau of a replicate from the n x n matrix of pair signs up to
-# this many outputs; beyond, the O(m log m) count on the replicate's rows.
-ci_kendall_max_matrix <- 2000
 
 # The tests of compare_scores() and compare_groups() whose level is known
 # to be off: the rank-calibration error's bootstrap is biased upwards (a

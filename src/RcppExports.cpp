@@ -415,14 +415,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // kendall_row_sums_impl
-Rcpp::NumericVector kendall_row_sums_impl(const Rcpp::IntegerVector& group, const Rcpp::IntegerVector& y_rank, int n_y);
-RcppExport SEXP _aurc_kendall_row_sums_impl(SEXP groupSEXP, SEXP y_rankSEXP, SEXP n_ySEXP) {
+Rcpp::NumericVector kendall_row_sums_impl(const Rcpp::IntegerVector& group, const Rcpp::IntegerVector& y_rank, int n_y, const Rcpp::NumericVector& w);
+RcppExport SEXP _aurc_kendall_row_sums_impl(SEXP groupSEXP, SEXP y_rankSEXP, SEXP n_ySEXP, SEXP wSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group(groupSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type y_rank(y_rankSEXP);
     Rcpp::traits::input_parameter< int >::type n_y(n_ySEXP);
-    rcpp_result_gen = Rcpp::wrap(kendall_row_sums_impl(group, y_rank, n_y));
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(kendall_row_sums_impl(group, y_rank, n_y, w));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -730,7 +731,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_aurc_influence_se_impl", (DL_FUNC) &_aurc_influence_se_impl, 3},
     {"_aurc_coverage_at_risk_interval_impl", (DL_FUNC) &_aurc_coverage_at_risk_interval_impl, 5},
     {"_aurc_input_summary_impl", (DL_FUNC) &_aurc_input_summary_impl, 3},
-    {"_aurc_kendall_row_sums_impl", (DL_FUNC) &_aurc_kendall_row_sums_impl, 3},
+    {"_aurc_kendall_row_sums_impl", (DL_FUNC) &_aurc_kendall_row_sums_impl, 4},
     {"_aurc_metrics_impl", (DL_FUNC) &_aurc_metrics_impl, 10},
     {"_aurc_metrics_grouped_impl", (DL_FUNC) &_aurc_metrics_grouped_impl, 11},
     {"_aurc_rc_curve_impl", (DL_FUNC) &_aurc_rc_curve_impl, 4},

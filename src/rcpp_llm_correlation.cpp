@@ -6,13 +6,16 @@
 
 // `group`: the tie group of x of each output, outputs in ascending order of
 // x (groups numbered 1, 2, ... in that order); `y_rank`: the dense rank of
-// y (1..n_y) in the same order. Returns c_i in that order.
+// y (1..n_y) in the same order; `w`: the weights in that order (empty: 1
+// each). Returns c_i in that order.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector kendall_row_sums_impl(const Rcpp::IntegerVector& group,
                                           const Rcpp::IntegerVector& y_rank,
-                                          int n_y) {
+                                          int n_y,
+                                          const Rcpp::NumericVector& w) {
   const std::size_t n = static_cast<std::size_t>(group.size());
-  if (static_cast<std::size_t>(y_rank.size()) != n || n_y < 0) {
+  if (static_cast<std::size_t>(y_rank.size()) != n || n_y < 0 ||
+      (w.size() != 0 && static_cast<std::size_t>(w.size()) != n)) {
     Rcpp::stop("kendall_row_sums_impl(): inconsistent input");
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -22,6 +25,7 @@ Rcpp::NumericVector kendall_row_sums_impl(const Rcpp::IntegerVector& group,
   }
   Rcpp::NumericVector out(static_cast<R_xlen_t>(n));
   aurc::kendall_row_sums(group.begin(), y_rank.begin(), n,
-                         static_cast<std::size_t>(n_y), out.begin());
+                         static_cast<std::size_t>(n_y), out.begin(),
+                         w.size() ? w.begin() : nullptr);
   return out;
 }

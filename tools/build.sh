@@ -19,6 +19,25 @@ for f in src/*.cpp; do
     exit 1
   fi
 done
+# ... and listed as a prerequisite of that unit in src/Makevars and
+# src/Makevars.win, so that an incremental build compiles the unit again
+# when the file changes
+for unit in src/unity_*.cpp; do
+  u=$(basename "$unit" .cpp)
+  for mk in src/Makevars src/Makevars.win; do
+    deps=$(awk -v t="$u.o:" '$1 == t { on = 1 } on { print }
+      on && !/\\$/ { on = 0 }' "$mk")
+    for f in $(sed -n 's/^#include "\(.*\.cpp\)"$/\1/p' "$unit"); do
+      case " $(echo $deps | tr -d '\\') " in
+        *" $f "*) ;;
+        *)
+          echo "build: $f is not a prerequisite of $u.o in $mk" >&2
+          exit 1
+          ;;
+      esac
+    done
+  done
+done
 version=$(sed -n 's/^Version: //p' DESCRIPTION)
 tarball="aurc_${version}.tar.gz"
 rm -f aurc_*.tar.gz

@@ -2664,19 +2664,24 @@ void test_kendall_row_sums() {
       y[i] = 1 + static_cast<int>(rng() % 4);
     }
     std::sort(x.begin(), x.end());  // ascending x: groups are the values
-    std::vector<double> got(n);
+    std::vector<double> got(n), got_w(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) w[i] = double(rng() % 4);  // counts
     aurc::kendall_row_sums(x.data(), y.data(), n, 4, got.data());
-    bool ok = true;
+    aurc::kendall_row_sums(x.data(), y.data(), n, 4, got_w.data(), w.data());
+    bool ok = true, ok_w = true;
     for (std::size_t i = 0; i < n; ++i) {
-      double c = 0.0;
+      double c = 0.0, cw = 0.0;
       for (std::size_t j = 0; j < n; ++j) {
         const int sx = (x[i] > x[j]) - (x[i] < x[j]);
         const int sy = (y[i] > y[j]) - (y[i] < y[j]);
         c += sx * sy;
+        cw += w[j] * sx * sy;
       }
       ok = ok && got[i] == c;
+      ok_w = ok_w && got_w[i] == cw;
     }
     CHECK(ok);
+    CHECK(ok_w);
   }
 }
 

@@ -39,10 +39,15 @@ test_that("the row sums of tau-b equal the literal pairs", {
     ry <- match(y, sort(unique(y)))
     got <- numeric(n)
     got[o] <- kendall_row_sums_impl(as.integer(g), ry[o],
-      length(unique(y)))
-    expect_equal(got,
-      rowSums(sign(outer(x, x, "-")) * sign(outer(y, y, "-")))
-    )
+      length(unique(y)), double())
+    pairs <- sign(outer(x, x, "-")) * sign(outer(y, y, "-"))
+    expect_equal(got, rowSums(pairs))
+    # with weights (a bootstrap replicate's counts): sum_j w_j s_ij
+    w <- as.double(sample(0:3, n, replace = TRUE))
+    got_w <- numeric(n)
+    got_w[o] <- kendall_row_sums_impl(as.integer(g), ry[o],
+      length(unique(y)), w[o])
+    expect_equal(got_w, as.vector(pairs %*% w))
   }
 })
 
